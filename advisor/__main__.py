@@ -1,0 +1,6 @@
+"""Allow ``python -m advisor``."""
+
+from advisor.cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""The ``advisor`` command line.
+
+Every user error becomes one line on stderr and exit code 2; no traceback. Only the
+requested output goes to stdout, so JSON stays clean.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from advisor import __version__
+from advisor.errors import InputError
+
+PROBE_LEVELS = ("none", "quick", "standard", "full")
+FORMATS = ("markdown", "json", "html")
+
+
+class AdvisorGroup(click.Group):
+    """A click group that turns InputError and usage errors into exit code 2."""
+
+    def main(self, *args, **kwargs):  # type: ignore[override]
+        kwargs.setdefault("standalone_mode", True)
+        try:
+            return super().main(*args, **kwargs)
+        except InputError as exc:  # raised outside a command's invoke (rare)
+            fail(exc)
+
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            fail(exc)
+        except KeyboardInterrupt:
+            click.echo("advisor: interrupted; nothing was written", err=True)
+            sys.exit(130)
+
+
+def fail(exc: InputError) -> None:
+    click.echo(f"advisor: error: {exc}", err=True)
+    sys.exit(exc.exit_code)
+
+
+@click.group(cls=AdvisorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="advisor")
+def main() -> None:
+    """Choose between PyTorch, JAX and TensorFlow, with evidence and measurements."""
+
+
+def _register() -> None:
+    from advisor.cli_ask import ask
+    from advisor.cli_probe import probe
+    from advisor.cli_recommend import examples, recommend, schema
+    from advisor.cli_rules import rules
+
+    for command in (recommend, examples, ask, probe, rules, schema):
+        main.add_command(command)
+
+
+_register()
+
+
+def output_path(value: str | None) -> Path | None:
+    return Path(value) if value else None
