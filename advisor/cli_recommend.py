@@ -19,16 +19,26 @@ from advisor.output import emit
 @click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
 @click.option(
-    "--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True,
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="markdown",
+    show_default=True,
     help="Report format.",
 )
 @click.option(
-    "--probes", type=click.Choice(PROBE_LEVELS), default="quick", show_default=True,
+    "--probes",
+    type=click.Choice(PROBE_LEVELS),
+    default="quick",
+    show_default=True,
     help="Measure on this machine first (none: decide from the profile alone).",
 )
 @click.option("--refresh-probes", is_flag=True, help="Ignore cached measurements.")
 @click.option(
-    "--rules", "rule_dirs", multiple=True, metavar="DIR",
+    "--rules",
+    "rule_dirs",
+    multiple=True,
+    metavar="DIR",
     help="Add a rule pack (a directory of rule YAML files). Repeatable.",
 )
 @click.option("--template", metavar="PATH", help="Render with a custom Jinja template (sandboxed).")

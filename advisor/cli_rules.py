@@ -51,6 +51,8 @@ def check_rules(path: str | None) -> None:
 
     extra = [Path(path)] if path else []
     ruleset = load_ruleset(extra)
-    checked = [r for r in ruleset.rules if not path or ruleset.sources[r.id].startswith(str(Path(path)))]
+    checked = [
+        r for r in ruleset.rules if not path or ruleset.sources[r.id].startswith(str(Path(path)))
+    ]
     examples = sum(len(r.examples.fire) + len(r.examples.ok) for r in checked)
     click.echo(f"ok: {len(checked)} rules valid, {examples} examples passed")

@@ -273,7 +273,9 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
                 raise ConditionError(f"'{combinator}' must stand alone in its mapping", where)
             items = data[combinator]
             if not isinstance(items, list) or not items:
-                raise ConditionError(f"'{combinator}' needs a non-empty list", f"{where}.{combinator}")
+                raise ConditionError(
+                    f"'{combinator}' needs a non-empty list", f"{where}.{combinator}"
+                )
             parts = tuple(
                 parse_condition(item, f"{where}.{combinator}[{i}]", depth + 1)
                 for i, item in enumerate(items)
@@ -284,9 +286,7 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
             raise ConditionError("'not' must stand alone in its mapping", where)
         return Not(parse_condition(data["not"], f"{where}.not", depth + 1))
     if "field" not in keys:
-        hint = difflib.get_close_matches(
-            next(iter(keys), ""), ["all", "any", "not", "field"], n=1
-        )
+        hint = difflib.get_close_matches(next(iter(keys), ""), ["all", "any", "not", "field"], n=1)
         suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
         raise ConditionError(
             f"expected all, any, not or field, got {sorted(map(str, keys))}{suggestion}", where
@@ -319,12 +319,16 @@ def _parse_operand(info: FieldInfo, op: str, raw: Any) -> Any:
         return _check_value(info, raw, op)
     if op in MEMBERSHIP:
         if info.is_list:
-            raise ConditionError(f"'{op}' does not apply to the list '{info.path}'; use contains_any")
+            raise ConditionError(
+                f"'{op}' does not apply to the list '{info.path}'; use contains_any"
+            )
         if not isinstance(raw, list) or not raw:
             raise ConditionError(f"'{op}' needs a non-empty list of values")
         return tuple(_check_value(info, v, op) for v in raw)
     if not info.is_list:
-        raise ConditionError(f"'{op}' needs a list field; '{info.path}' is not a list (use eq or in)")
+        raise ConditionError(
+            f"'{op}' needs a list field; '{info.path}' is not a list (use eq or in)"
+        )
     if op == "contains":
         return _check_value(info, raw, op)
     if not isinstance(raw, list) or not raw:

@@ -74,7 +74,6 @@ class Sensitivity(BaseModel):
     samples: int
     seed: int
     method: str
-    seconds: float
 
 
 class Recommendation(BaseModel):
@@ -139,7 +138,9 @@ def criterion_weights(ruleset: RuleSet, priorities: dict[str, Any]) -> dict[str,
     return weights
 
 
-def rank_order(raw: dict[str, float], vetoes: dict[str, list[str]], support: dict[str, int]) -> list[str]:
+def rank_order(
+    raw: dict[str, float], vetoes: dict[str, list[str]], support: dict[str, int]
+) -> list[str]:
     """Deterministic order: allowed first, then raw score, supporting rules, name."""
     return sorted(
         FRAMEWORKS,
@@ -217,9 +218,7 @@ def decide(
         for fw, value in rule.weighted.items():
             breakdown[rule.criterion][fw] = round(breakdown[rule.criterion][fw] + value, 4)
     risks = [
-        {"rule": r.id, "framework": fw, "text": text}
-        for r in fired
-        for fw, text in r.risks.items()
+        {"rule": r.id, "framework": fw, "text": text} for r in fired for fw, text in r.risks.items()
     ]
     return Decision(
         recommendation=recommendation,
@@ -284,7 +283,9 @@ def _recommendation(
     all_vetoed = first.vetoed
     runner_up = second if second and not second.vetoed else None
     margin = round(first.score - runner_up.score, 1) if runner_up else 100.0
-    tie = bool(runner_up and round(ev.raw[first.framework], 9) == round(ev.raw[runner_up.framework], 9))
+    tie = bool(
+        runner_up and round(ev.raw[first.framework], 9) == round(ev.raw[runner_up.framework], 9)
+    )
     tie_note = None
     if tie and runner_up:
         tie_note = (

@@ -101,7 +101,7 @@ def facts_from_probes(run: dict[str, Any] | None) -> Facts:
     env = run.get("environment") or {}
     accel = env.get("accelerator") or {}
     kind = accel.get("kind") if isinstance(accel, dict) else None
-    values["accelerator"] = kind if kind in _ACCELERATOR_ORDER + ["cpu"] else "cpu"
+    values["accelerator"] = kind if kind in (*_ACCELERATOR_ORDER, "cpu") else "cpu"
     values["accelerator_count"] = int(accel.get("count", 0)) if isinstance(accel, dict) else 0
     values["installed"] = [f for f in FRAMEWORKS if f in installed]
     values["failed"] = [f for f in FRAMEWORKS if f in failed]

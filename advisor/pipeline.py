@@ -13,7 +13,9 @@ from advisor.profile import Profile
 from advisor.rules import load_ruleset
 
 
-def gather_probes(level: str, profile: Profile | None, *, refresh: bool = False) -> dict[str, Any] | None:
+def gather_probes(
+    level: str, profile: Profile | None, *, refresh: bool = False
+) -> dict[str, Any] | None:
     """Run the probes (each framework in its own subprocess); None for level 'none'."""
     if level == "none":
         return None

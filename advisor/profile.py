@@ -141,7 +141,10 @@ class ModelScale(Section):
 
 class TrainingScale(Section):
     accelerators: int = Field(
-        1, ge=0, le=1_000_000, description="Accelerators (GPUs or TPU chips) used for one training run."
+        1,
+        ge=0,
+        le=1_000_000,
+        description="Accelerators (GPUs or TPU chips) used for one training run.",
     )
     nodes: int = Field(1, ge=1, le=100_000, description="Machines used for one training run.")
 
@@ -201,7 +204,9 @@ class Ecosystem(Section):
 class Priorities(Section):
     """How much each concern matters, 0 (not at all) to 5 (decisive); 3 is neutral."""
 
-    prototyping_speed: int = Field(3, ge=0, le=5, description="Speed of trying ideas and debugging.")
+    prototyping_speed: int = Field(
+        3, ge=0, le=5, description="Speed of trying ideas and debugging."
+    )
     raw_performance: int = Field(3, ge=0, le=5, description="Training and inference speed.")
     production_maturity: int = Field(
         3, ge=0, le=5, description="Mature serving, deployment and MLOps."
@@ -234,7 +239,9 @@ class Profile(Section):
         extra="forbid",
         validate_default=True,
         title="Project profile",
-        json_schema_extra={"$id": "https://github.com/framework-advisor/advisor/profile.schema.json"},
+        json_schema_extra={
+            "$id": "https://github.com/framework-advisor/advisor/profile.schema.json"
+        },
     )
 
     project: Project = Field(default_factory=Project, description="About the project.")
@@ -245,7 +252,9 @@ class Profile(Section):
     hardware: HardwarePlan = Field(
         default_factory=HardwarePlan, description="Hardware for training and inference."
     )
-    deployment: Deployment = Field(default_factory=Deployment, description="Deployment and serving.")
+    deployment: Deployment = Field(
+        default_factory=Deployment, description="Deployment and serving."
+    )
     team: Team = Field(default_factory=Team, description="The team.")
     ecosystem: Ecosystem = Field(default_factory=Ecosystem, description="Ecosystem needs.")
     existing_code: list[ExistingCode] = Field(

@@ -35,6 +35,23 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
         lines.append(f"  Claim: {e.claim}")
         if e.superseded_by:
             lines.append(f"  Superseded by: {e.superseded_by}")
-    lines += ["", "## Example", "", "Fires for:", "", "```yaml", dump_yaml(rule.examples.fire[0]).rstrip(), "```"]
-    lines += ["", "Does not fire for:", "", "```yaml", dump_yaml(rule.examples.ok[0]).rstrip(), "```", ""]
+    lines += [
+        "",
+        "## Example",
+        "",
+        "Fires for:",
+        "",
+        "```yaml",
+        dump_yaml(rule.examples.fire[0]).rstrip(),
+        "```",
+    ]
+    lines += [
+        "",
+        "Does not fire for:",
+        "",
+        "```yaml",
+        dump_yaml(rule.examples.ok[0]).rstrip(),
+        "```",
+        "",
+    ]
     return "\n".join(lines)

@@ -134,7 +134,9 @@ class Rule(Strict):
         if not any(v for _, v in self.effects.items()) and not self.veto.items():
             raise ValueError("a rule needs at least one non-zero effect or a veto")
         if all(e.status == "superseded" for e in self.evidence):
-            raise ValueError("evidence: a rule needs at least one current claim, not only superseded ones")
+            raise ValueError(
+                "evidence: a rule needs at least one current claim, not only superseded ones"
+            )
         return self
 
     @property
@@ -249,7 +251,9 @@ def load_rule_file(path: Path, meta: PackMeta) -> list[Rule]:
     doc = load_yaml_file(path)
     name = str(path)
     if not isinstance(doc.data, dict) or set(doc.data) != {"rules"}:
-        raise InputError("a rules file must be a mapping with a single key 'rules'", path=name, line=1)
+        raise InputError(
+            "a rules file must be a mapping with a single key 'rules'", path=name, line=1
+        )
     items = doc.data["rules"]
     if not isinstance(items, list):
         raise InputError("'rules' must be a list", path=name, line=doc.line_of(("rules",)))
@@ -269,12 +273,15 @@ def load_rule_file(path: Path, meta: PackMeta) -> list[Rule]:
             condition = parse_condition(rule.when, "when")
         except ConditionError as exc:
             raise InputError(
-                exc.message, path=name, line=doc.line_of((*loc, "when")), field=f"{label}: {exc.where}"
+                exc.message,
+                path=name,
+                line=doc.line_of((*loc, "when")),
+                field=f"{label}: {exc.where}",
             ) from None
         expected = prefixes[rule.criterion.value]
-        if not rule.id.startswith(expected):
+        if rule.id.rstrip("0123456789") != expected:
             raise InputError(
-                f"criterion '{rule.criterion}' rules use the prefix {expected} (e.g. {expected}001)",
+                f"'{rule.criterion}' rules use the id prefix {expected} (e.g. {expected}001)",
                 path=name,
                 line=doc.line_of((*loc, "id")),
                 field=f"{label}: id",
@@ -349,7 +356,8 @@ def rule_files(directory: Path) -> list[Path]:
     if directory.is_file():
         return [directory]
     return sorted(
-        p for p in directory.iterdir()
+        p
+        for p in directory.iterdir()
         if p.suffix in (".yaml", ".yml") and p.name != "pack.yaml" and p.is_file()
     )
 

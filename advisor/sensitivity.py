@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import random
-import time
 import typing
 from enum import Enum
 from typing import Any
@@ -39,7 +38,6 @@ def analyse(
     *,
     seed: int = 0,
 ) -> Sensitivity:
-    start = time.perf_counter()
     flips, tried = find_flips(profile, facts, ruleset, current.winner)
     by_fw: dict[str, Flip | None] = {}
     for fw in FRAMEWORKS:
@@ -57,7 +55,6 @@ def analyse(
             f"priorities perturbed by Gaussian noise (sd {NOISE_SD} level, clipped to 0-5), "
             f"{SAMPLES} seeded samples; fired rules held fixed"
         ),
-        seconds=round(time.perf_counter() - start, 4),
     )
 
 
@@ -83,7 +80,9 @@ def candidate_changes(profile: Profile, ruleset: RuleSet) -> list[tuple[str, Any
 def _alternatives(annotation: Any, old: Any, literals: set[Any]) -> list[Any]:
     if typing.get_origin(annotation) is list:
         item = typing.get_args(annotation)[0]
-        values = [m.value for m in item] if isinstance(item, type) and issubclass(item, Enum) else []
+        values = (
+            [m.value for m in item] if isinstance(item, type) and issubclass(item, Enum) else []
+        )
         adds = [[*old, v] for v in values if v not in old]
         removes = [[x for x in old if x != v] for v in old]
         return adds + removes
@@ -207,4 +206,3 @@ def win_probabilities(
                 raw[fw] += weight * row[fw]
         wins[rank_order(raw, current.vetoes, current.support)[0]] += 1
     return {fw: round(wins[fw] / SAMPLES, 4) for fw in FRAMEWORKS}
-

@@ -34,7 +34,9 @@ def input_error_from_validation(
 
 
 def _is_union_tag(part: Any) -> bool:
-    return isinstance(part, str) and ("[" in part or part in ("str", "int", "float", "bool", "list"))
+    return isinstance(part, str) and (
+        "[" in part or part in ("str", "int", "float", "bool", "list")
+    )
 
 
 def _message(error: dict[str, Any], title: str, loc: tuple[Any, ...]) -> str:

@@ -150,7 +150,9 @@ def _yaml_error(exc: yaml.MarkedYAMLError, name: str) -> InputError:
     if "'\\t'" in problem or "\\t" in repr(problem):
         problem = "tab character in indentation (YAML allows spaces only)"
     if "could not determine a constructor" in problem:
-        problem = "YAML tags such as this are not allowed: " + problem.split("for the tag")[-1].strip()
+        problem = (
+            "YAML tags such as this are not allowed: " + problem.split("for the tag")[-1].strip()
+        )
     return InputError(f"invalid YAML: {problem}", path=name, line=line)
 
 

@@ -1,0 +1,158 @@
+"""The scoring engine on a small, hand-made rule pack (independent of the bundled rules)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from advisor.engine import decide, to_score
+from advisor.errors import InputError
+from advisor.facts import Facts
+from advisor.profile import Profile
+from advisor.resources import data_dir
+from advisor.rules import load_ruleset
+
+EVIDENCE = """
+    evidence:
+      - title: A test source
+        source: Test
+        year: 2025
+        claim: A claim that is long enough to count.
+"""
+
+
+def rule(rid: str, criterion: str, when: str, effects: str, fire: str, ok: str, extra: str = "") -> str:
+    return f"""
+  - id: {rid}
+    title: Rule {rid} for tests
+    criterion: {criterion}
+    when: {when}
+    effects: {effects}
+    why: Because the test says so.{extra}{EVIDENCE}
+    examples:
+      fire: [{fire}]
+      ok: [{ok}]
+"""
+
+
+@pytest.fixture
+def pack(tmp_path: Path):
+    core = tmp_path / "core"
+    core.mkdir()
+    shutil.copy(data_dir("rules") / "pack.yaml", core / "pack.yaml")
+
+    def make(*rules: str) -> Path:
+        (core / "rules.yaml").write_text("rules:" + "".join(rules))
+        return core
+
+    return make
+
+
+def test_weighted_scores_and_ranking(pack) -> None:
+    core = pack(
+        rule("HW001", "hardware", "{field: hardware.training, contains: tpu}", "{jax: 3, pytorch: -1}",
+             "{hardware: {training: [tpu]}}", "{}"),
+        rule("PROTO001", "prototyping", "{field: purpose, eq: research}", "{pytorch: 2}",
+             "{purpose: research}", "{purpose: production}"),
+    )
+    rs = load_ruleset(core=core)
+    profile = Profile.model_validate({"hardware": {"training": ["tpu"]}, "purpose": "research"})
+    d = decide(profile, None, rs, with_sensitivity=False)
+    assert [r.framework for r in d.ranking] == ["jax", "pytorch", "tensorflow"]
+    assert d.ranking[0].raw == pytest.approx(3.0)
+    assert d.ranking[1].raw == pytest.approx(1.0)
+    assert d.ranking[0].score == to_score(3.0)
+    assert {r.id for r in d.rules} == {"HW001", "PROTO001"}
+    assert d.breakdown["hardware"]["jax"] == pytest.approx(3.0)
+
+    # priority 0 switches the prototyping criterion off; 5 weighs it 5/3
+    off = profile.model_copy(update={"priorities": profile.priorities.model_copy(update={"prototyping_speed": 0})})
+    raw_off = {r.framework: r.raw for r in decide(off, None, rs, with_sensitivity=False).ranking}
+    assert raw_off["pytorch"] == pytest.approx(-1.0)
+    high = profile.model_copy(update={"priorities": profile.priorities.model_copy(update={"prototyping_speed": 5})})
+    raw = {r.framework: r.raw for r in decide(high, None, rs, with_sensitivity=False).ranking}
+    assert raw["pytorch"] == pytest.approx(-1 + 2 * 5 / 3, abs=1e-3)
+
+
+def test_veto_excludes_whatever_the_score(pack) -> None:
+    veto = "\n    veto:\n      jax: JAX has no supported path to this target in the test."
+    core = pack(
+        rule("DEP001", "deployment", "{field: deployment.targets, contains: microcontroller}",
+             "{jax: 5}", "{deployment: {targets: [microcontroller]}}", "{}", veto),
+    )
+    rs = load_ruleset(core=core)
+    d = decide(Profile.model_validate({"deployment": {"targets": ["microcontroller"]}}), None, rs)
+    assert d.recommendation.framework != "jax"
+    assert d.ranking[-1].framework == "jax" and d.ranking[-1].vetoed
+    assert "DEP001" in d.ranking[-1].veto_reasons[0]
+    assert d.sensitivity is not None and d.sensitivity.win_probability["jax"] == 0.0
+
+
+def test_ties_are_broken_deterministically_and_reported(pack) -> None:
+    core = pack(
+        rule("ECO001", "ecosystem", "{field: ecosystem.huggingface, eq: true}", "{pytorch: 2, jax: 2}",
+             "{ecosystem: {huggingface: true}}", "{}"),
+    )
+    rs = load_ruleset(core=core)
+    profile = Profile.model_validate({"ecosystem": {"huggingface": True}})
+    first = decide(profile, None, rs)
+    again = decide(profile, None, rs)
+    assert first.recommendation.tie_broken
+    assert first.recommendation.framework == "jax"  # equal support: alphabetical
+    assert "tie" in (first.recommendation.tie_note or "")
+    assert first.recommendation.confidence == "low"
+    assert first.model_dump() == again.model_dump()
+
+
+def test_fact_rules_stand_aside_without_measurements(pack) -> None:
+    core = pack(
+        rule("PERF001", "performance", "{field: facts.jit_speedup.jax, gt: 2}", "{jax: 2}",
+             "{facts: {jit_speedup: {jax: 3.0}}}", "{facts: {jit_speedup: {jax: 1.0}}}"),
+    )
+    rs = load_ruleset(core=core)
+    profile = Profile()
+    without = decide(profile, None, rs)
+    assert [s.id for s in without.skipped_rules] == ["PERF001"]
+    assert without.rules == [] and not without.probes_used
+    measured = decide(profile, Facts.model_validate({"jit_speedup": {"jax": 2.9}}), rs)
+    assert [r.id for r in measured.rules] == ["PERF001"]
+    assert measured.rules[0].facts_used == {"facts.jit_speedup.jax": 2.9}
+    assert measured.measured_facts_moved == ["PERF001"]
+    slow = decide(profile, Facts.model_validate({"jit_speedup": {"jax": 1.1}}), rs)
+    assert slow.rules == [] and slow.skipped_rules == []
+
+
+def test_sensitivity_finds_the_smallest_flip(pack) -> None:
+    core = pack(
+        rule("HW001", "hardware", "{field: hardware.training, contains: tpu}", "{jax: 4}",
+             "{hardware: {training: [tpu]}}", "{}"),
+        rule("PROTO001", "prototyping", "{field: purpose, eq: research}", "{pytorch: 2}",
+             "{purpose: research}", "{purpose: production}"),
+        rule("SCL001", "scale", "{field: model.parameters, gte: 1e10}", "{jax: 3}",
+             "{model: {parameters: 2e10}}", "{}"),
+    )
+    rs = load_ruleset(core=core)
+    d = decide(Profile.model_validate({"purpose": "research"}), None, rs)
+    assert d.recommendation.framework == "pytorch"
+    sens = d.sensitivity
+    assert sens is not None
+    flips = {(f.path, str(f.to_value)) for f in [sens.flips_by_framework["jax"]] if f}
+    assert sens.smallest_flip is not None and sens.smallest_flip.new_winner == "jax"
+    assert sens.smallest_flip.cost == 1.0
+    # the threshold on model.parameters is found from the rule's own literal
+    assert flips & {("hardware.training", "['nvidia_gpu', 'tpu']"), ("model.parameters", "10000000000.0"),
+                    ("purpose", "production"), ("purpose", "both")}
+    assert sum(sens.win_probability.values()) == pytest.approx(1.0)
+    again = decide(Profile.model_validate({"purpose": "research"}), None, rs)
+    assert again.sensitivity and again.sensitivity.win_probability == sens.win_probability
+
+
+def test_rule_prefix_must_match_criterion(pack) -> None:
+    core = pack(
+        rule("HW001", "scale", "{field: purpose, eq: research}", "{jax: 1}", "{purpose: research}", "{}"),
+    )
+    with pytest.raises(InputError) as info:
+        load_ruleset(core=core)
+    assert "rule HW001: id" in str(info.value) and "SCL" in str(info.value)
