@@ -32,8 +32,9 @@ def cli():
     return invoke
 
 
-def run_advisor(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
-                timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def _run_advisor(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     """Run the installed program in a subprocess, as a user would."""
     full_env = {**os.environ, **(env or {})}
     return subprocess.run(
@@ -45,3 +46,9 @@ def run_advisor(*args: str, cwd: Path | None = None, env: dict[str, str] | None 
         timeout=timeout,
         check=False,
     )
+
+
+@pytest.fixture
+def run_advisor():
+    """Run ``python -m advisor ARGS`` in a subprocess (the installed package)."""
+    return _run_advisor
