@@ -286,8 +286,12 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
             raise ConditionError("'not' must stand alone in its mapping", where)
         return Not(parse_condition(data["not"], f"{where}.not", depth + 1))
     if "field" not in keys:
-        hint = difflib.get_close_matches(next(iter(keys), ""), ["all", "any", "not", "field"], n=1)
-        suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+        hints = [
+            h
+            for key in sorted(map(str, keys))
+            for h in difflib.get_close_matches(key, ["all", "any", "not", "field"], n=1)
+        ]
+        suggestion = f"; did you mean '{hints[0]}'?" if hints else ""
         raise ConditionError(
             f"expected all, any, not or field, got {sorted(map(str, keys))}{suggestion}", where
         )

@@ -11,10 +11,8 @@ from pydantic import ValidationError
 from advisor.errors import InputError
 from advisor.profile import Profile
 from advisor.resources import data_dir
-from advisor.validation import input_error_from_validation, register_model
+from advisor.validation import input_error_from_validation
 from advisor.yamlio import load_yaml_file, read_text_file
-
-register_model(Profile)
 
 
 def load_profile(path: str | os.PathLike[str]) -> Profile:

@@ -21,7 +21,7 @@ from advisor.errors import InputError
 from advisor.facts import Facts
 from advisor.frameworks import FRAMEWORKS
 from advisor.profile import Profile
-from advisor.validation import input_error_from_validation
+from advisor.validation import input_error_from_validation, register_model
 from advisor.yamlio import YamlDocument, load_yaml_file
 
 
@@ -144,6 +144,9 @@ class Rule(Strict):
         return bool(self.condition and any(f.startswith("facts.") for f in self.condition.fields()))
 
 
+register_model(Rule)
+
+
 class Criterion_(Strict):
     """Metadata of one criterion in pack.yaml."""
 
@@ -246,8 +249,8 @@ def load_pack_meta(path: Path) -> tuple[PackMeta, dict[tuple[str, str, int], Con
     return meta, conditions
 
 
-def load_rule_file(path: Path, meta: PackMeta) -> list[Rule]:
-    """Load and validate one rules file."""
+def load_rule_file(path: Path, meta: PackMeta) -> list[tuple[Rule, int | None]]:
+    """Load and validate one rules file; each rule comes with its line."""
     doc = load_yaml_file(path)
     name = str(path)
     if not isinstance(doc.data, dict) or set(doc.data) != {"rules"}:
@@ -258,7 +261,7 @@ def load_rule_file(path: Path, meta: PackMeta) -> list[Rule]:
     if not isinstance(items, list):
         raise InputError("'rules' must be a list", path=name, line=doc.line_of(("rules",)))
     prefixes = {c.id.value: c.prefix for c in meta.criteria}
-    rules: list[Rule] = []
+    rules: list[tuple[Rule, int | None]] = []
     for index, raw in enumerate(items):
         loc = ("rules", index)
         rid = raw.get("id") if isinstance(raw, dict) else None
@@ -288,7 +291,7 @@ def load_rule_file(path: Path, meta: PackMeta) -> list[Rule]:
             )
         rule = rule.model_copy(update={"condition": condition})
         _check_examples(rule, doc, loc, label)
-        rules.append(rule)
+        rules.append((rule, doc.line_of(loc)))
     return rules
 
 
@@ -303,7 +306,9 @@ def _check_examples(rule: Rule, doc: YamlDocument, loc: tuple[Any, ...], label: 
                 profile = Profile.model_validate(data)
                 facts = Facts.model_validate(facts_data) if facts_data is not None else Facts()
             except ValidationError as exc:
-                raise input_error_from_validation(exc, doc, prefix=ex_loc, label=label) from None
+                raise input_error_from_validation(
+                    exc, doc, prefix=ex_loc, label=f"{label}: examples.{kind}[{i}]"
+                ) from None
             assert rule.condition is not None
             result = rule.condition.evaluate(build_context(profile, facts))
             if kind == "fire" and result is not True:
@@ -337,11 +342,12 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     sources: dict[str, str] = {}
     for directory in [core, *(extra_dirs or [])]:
         for path in rule_files(directory):
-            for rule in load_rule_file(path, meta):
+            for rule, line in load_rule_file(path, meta):
                 if rule.id in sources:
                     raise InputError(
                         f"duplicate rule id (already defined in {sources[rule.id]})",
                         path=str(path),
+                        line=line,
                         field=f"rule {rule.id}: id",
                     )
                 sources[rule.id] = str(path)

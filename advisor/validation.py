@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from advisor.errors import InputError
+from advisor.profile import Profile
 from advisor.yamlio import YamlDocument
 
 
@@ -24,11 +25,11 @@ def input_error_from_validation(
     errors = exc.errors(include_url=False)
     first = errors[0]
     loc = tuple(part for part in first["loc"] if not _is_union_tag(part))
-    dotted = ".".join(str(p) for p in loc) or "(top level)"
+    dotted = ".".join(str(p) for p in loc)
     message = _message(first, exc.title, loc)
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
-    field = f"{label}: {dotted}" if label else dotted
+    field = ": ".join(part for part in (label, dotted) if part) or None
     line = doc.line_of((*prefix, *loc)) if doc else None
     return InputError(message, path=path or (doc.path if doc else None), line=line, field=field)
 
@@ -42,8 +43,12 @@ def _is_union_tag(part: Any) -> bool:
 def _message(error: dict[str, Any], title: str, loc: tuple[Any, ...]) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
-        hint = suggest_key(title, loc)
-        return "unknown key" + (f"; did you mean '{hint}'?" if hint else "")
+        hint, valid = suggest_key(title, loc)
+        if hint:
+            return f"unknown key; did you mean '{hint}'?"
+        if valid and len(valid) <= 8:
+            return "unknown key; valid keys: " + ", ".join(valid)
+        return "unknown key"
     if kind == "enum":
         expected = error.get("ctx", {}).get("expected", "")
         value = error.get("input")
@@ -71,23 +76,27 @@ def register_model(model: type[BaseModel]) -> type[BaseModel]:
     return model
 
 
-def suggest_key(title: str, loc: tuple[Any, ...]) -> str | None:
-    """Closest valid key for an unknown key at ``loc`` in the model named ``title``."""
+def suggest_key(title: str, loc: tuple[Any, ...]) -> tuple[str | None, list[str]]:
+    """Closest valid key for an unknown key at ``loc``, and the valid keys there."""
     model = _MODELS.get(title)
     if model is None or not loc:
-        return None
+        return None, []
     for part in loc[:-1]:
         if isinstance(part, int):
             continue
         info = model.model_fields.get(str(part))
         if info is None:
-            return None
+            return None, []
         annotation = info.annotation
         for arg in (annotation, *typing.get_args(annotation)):
             if isinstance(arg, type) and issubclass(arg, BaseModel):
                 model = arg
                 break
         else:
-            return None
-    hint = difflib.get_close_matches(str(loc[-1]), list(model.model_fields), n=1, cutoff=0.5)
-    return hint[0] if hint else None
+            return None, []
+    valid = list(model.model_fields)
+    hint = difflib.get_close_matches(str(loc[-1]), valid, n=1, cutoff=0.5)
+    return (hint[0] if hint else None), valid
+
+
+register_model(Profile)

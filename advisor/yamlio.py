@@ -94,7 +94,7 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
     finally:
         loader.dispose()
     lines: dict[PathKey, int] = {(): node.start_mark.line + 1}
-    _collect_lines(node, (), lines)
+    _collect_lines(node, (), lines, name)
     return YamlDocument(data=data, path=name, lines=lines)
 
 
@@ -156,8 +156,8 @@ def _yaml_error(exc: yaml.MarkedYAMLError, name: str) -> InputError:
     return InputError(f"invalid YAML: {problem}", path=name, line=line)
 
 
-def _collect_lines(node: yaml.Node, loc: PathKey, lines: dict[PathKey, int]) -> None:
-    """Record the line of every mapping key and sequence item (iteratively, no recursion)."""
+def _collect_lines(node: yaml.Node, loc: PathKey, lines: dict[PathKey, int], name: str) -> None:
+    """Record the line of every key and item (iteratively); refuse duplicate keys."""
     todo: list[tuple[yaml.Node, PathKey]] = [(node, loc)]
     seen = 0
     while todo:
@@ -166,8 +166,17 @@ def _collect_lines(node: yaml.Node, loc: PathKey, lines: dict[PathKey, int]) -> 
         if seen > MAX_NODES:
             return
         if isinstance(current, yaml.MappingNode):
+            seen_keys: set[str] = set()
             for key_node, value_node in current.value:
                 key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
+                if key in seen_keys:
+                    raise InputError(
+                        f"duplicate key '{key}'",
+                        path=name,
+                        line=key_node.start_mark.line + 1,
+                        field=".".join(str(p) for p in (*where, key)),
+                    )
+                seen_keys.add(key)
                 sub = (*where, key)
                 lines.setdefault(sub, key_node.start_mark.line + 1)
                 todo.append((value_node, sub))

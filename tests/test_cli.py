@@ -48,14 +48,25 @@ def test_recommend_json_contract_without_probes(cli, tmp_path: Path) -> None:
     ("text", "fragments"),
     [
         ("purpose: [research\n", ["profile.yaml:", "invalid YAML"]),
-        ("purpose: research\nteam:\n  sise: 3\n", ["profile.yaml:3:", "team.sise", "did you mean 'size'"]),
-        ("deployment:\n  targets: [phone]\n", ["profile.yaml:2:", "deployment.targets.0", "'phone'"]),
-        ("priorities:\n  raw_performance: 9\n", ["profile.yaml:2:", "priorities.raw_performance", "5"]),
+        (
+            "purpose: research\nteam:\n  sise: 3\n",
+            ["profile.yaml:3:", "team.sise", "did you mean 'size'"],
+        ),
+        (
+            "deployment:\n  targets: [phone]\n",
+            ["profile.yaml:2:", "deployment.targets.0", "'phone'"],
+        ),
+        (
+            "priorities:\n  raw_performance: 9\n",
+            ["profile.yaml:2:", "priorities.raw_performance", "5"],
+        ),
         ("- just\n- a list\n", ["profile.yaml:1:", "mapping"]),
         ("model:\n  parameters: lots\n", ["profile.yaml:2:", "model.parameters", "number"]),
     ],
 )
-def test_bad_profiles_give_exit_2_and_one_line(cli, tmp_path: Path, text: str, fragments: list[str]) -> None:
+def test_bad_profiles_give_exit_2_and_one_line(
+    cli, tmp_path: Path, text: str, fragments: list[str]
+) -> None:
     profile = write(tmp_path, text)
     code, out, err = cli("recommend", str(profile), "--probes", "none")
     assert code == 2
@@ -90,7 +101,9 @@ def test_output_file_is_written_atomically_and_never_clobbered(cli, tmp_path: Pa
     code, _, err = cli("recommend", str(profile), "--probes", "none", "-o", str(out_file))
     assert code == 2 and "--force" in err
     assert out_file.read_text() == "my notes"
-    code, _, err = cli("recommend", str(profile), "--probes", "none", "-o", str(out_file), "--force")
+    code, _, err = cli(
+        "recommend", str(profile), "--probes", "none", "-o", str(out_file), "--force"
+    )
     assert code == 0, err
     assert out_file.read_text().startswith("#")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["profile.yaml", "report.md"]

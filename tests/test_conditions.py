@@ -18,7 +18,12 @@ def test_comparisons_and_combinators() -> None:
         {
             "all": [
                 {"field": "model.parameters", "gte": "10B"},
-                {"any": [{"field": "hardware.training", "contains": "tpu"}, {"field": "purpose", "eq": "research"}]},
+                {
+                    "any": [
+                        {"field": "hardware.training", "contains": "tpu"},
+                        {"field": "purpose", "eq": "research"},
+                    ]
+                },
                 {"not": {"field": "team.new_to_deep_learning", "eq": True}},
             ]
         }
@@ -27,7 +32,10 @@ def test_comparisons_and_combinators() -> None:
     assert cond.evaluate(ctx({"model": {"parameters": 1e9}, "purpose": "research"})) is False
     assert cond.evaluate(ctx({"model": {"parameters": 7e10}, "purpose": "production"})) is False
     assert cond.fields() == {
-        "model.parameters", "hardware.training", "purpose", "team.new_to_deep_learning"
+        "model.parameters",
+        "hardware.training",
+        "purpose",
+        "team.new_to_deep_learning",
     }
 
 

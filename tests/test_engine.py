@@ -23,7 +23,9 @@ EVIDENCE = """
 """
 
 
-def rule(rid: str, criterion: str, when: str, effects: str, fire: str, ok: str, extra: str = "") -> str:
+def rule(
+    rid: str, criterion: str, when: str, effects: str, fire: str, ok: str, extra: str = ""
+) -> str:
     return f"""
   - id: {rid}
     title: Rule {rid} for tests
@@ -52,10 +54,22 @@ def pack(tmp_path: Path):
 
 def test_weighted_scores_and_ranking(pack) -> None:
     core = pack(
-        rule("HW001", "hardware", "{field: hardware.training, contains: tpu}", "{jax: 3, pytorch: -1}",
-             "{hardware: {training: [tpu]}}", "{}"),
-        rule("PROTO001", "prototyping", "{field: purpose, eq: research}", "{pytorch: 2}",
-             "{purpose: research}", "{purpose: production}"),
+        rule(
+            "HW001",
+            "hardware",
+            "{field: hardware.training, contains: tpu}",
+            "{jax: 3, pytorch: -1}",
+            "{hardware: {training: [tpu]}}",
+            "{}",
+        ),
+        rule(
+            "PROTO001",
+            "prototyping",
+            "{field: purpose, eq: research}",
+            "{pytorch: 2}",
+            "{purpose: research}",
+            "{purpose: production}",
+        ),
     )
     rs = load_ruleset(core=core)
     profile = Profile.model_validate({"hardware": {"training": ["tpu"]}, "purpose": "research"})
@@ -68,10 +82,14 @@ def test_weighted_scores_and_ranking(pack) -> None:
     assert d.breakdown["hardware"]["jax"] == pytest.approx(3.0)
 
     # priority 0 switches the prototyping criterion off; 5 weighs it 5/3
-    off = profile.model_copy(update={"priorities": profile.priorities.model_copy(update={"prototyping_speed": 0})})
+    off = profile.model_copy(
+        update={"priorities": profile.priorities.model_copy(update={"prototyping_speed": 0})}
+    )
     raw_off = {r.framework: r.raw for r in decide(off, None, rs, with_sensitivity=False).ranking}
     assert raw_off["pytorch"] == pytest.approx(-1.0)
-    high = profile.model_copy(update={"priorities": profile.priorities.model_copy(update={"prototyping_speed": 5})})
+    high = profile.model_copy(
+        update={"priorities": profile.priorities.model_copy(update={"prototyping_speed": 5})}
+    )
     raw = {r.framework: r.raw for r in decide(high, None, rs, with_sensitivity=False).ranking}
     assert raw["pytorch"] == pytest.approx(-1 + 2 * 5 / 3, abs=1e-3)
 
@@ -79,8 +97,15 @@ def test_weighted_scores_and_ranking(pack) -> None:
 def test_veto_excludes_whatever_the_score(pack) -> None:
     veto = "\n    veto:\n      jax: JAX has no supported path to this target in the test."
     core = pack(
-        rule("DEP001", "deployment", "{field: deployment.targets, contains: microcontroller}",
-             "{jax: 5}", "{deployment: {targets: [microcontroller]}}", "{}", veto),
+        rule(
+            "DEP001",
+            "deployment",
+            "{field: deployment.targets, contains: microcontroller}",
+            "{jax: 5}",
+            "{deployment: {targets: [microcontroller]}}",
+            "{}",
+            veto,
+        ),
     )
     rs = load_ruleset(core=core)
     d = decide(Profile.model_validate({"deployment": {"targets": ["microcontroller"]}}), None, rs)
@@ -92,8 +117,14 @@ def test_veto_excludes_whatever_the_score(pack) -> None:
 
 def test_ties_are_broken_deterministically_and_reported(pack) -> None:
     core = pack(
-        rule("ECO001", "ecosystem", "{field: ecosystem.huggingface, eq: true}", "{pytorch: 2, jax: 2}",
-             "{ecosystem: {huggingface: true}}", "{}"),
+        rule(
+            "ECO001",
+            "ecosystem",
+            "{field: ecosystem.huggingface, eq: true}",
+            "{pytorch: 2, jax: 2}",
+            "{ecosystem: {huggingface: true}}",
+            "{}",
+        ),
     )
     rs = load_ruleset(core=core)
     profile = Profile.model_validate({"ecosystem": {"huggingface": True}})
@@ -108,8 +139,14 @@ def test_ties_are_broken_deterministically_and_reported(pack) -> None:
 
 def test_fact_rules_stand_aside_without_measurements(pack) -> None:
     core = pack(
-        rule("PERF001", "performance", "{field: facts.jit_speedup.jax, gt: 2}", "{jax: 2}",
-             "{facts: {jit_speedup: {jax: 3.0}}}", "{facts: {jit_speedup: {jax: 1.0}}}"),
+        rule(
+            "PERF001",
+            "performance",
+            "{field: facts.jit_speedup.jax, gt: 2}",
+            "{jax: 2}",
+            "{facts: {jit_speedup: {jax: 3.0}}}",
+            "{facts: {jit_speedup: {jax: 1.0}}}",
+        ),
     )
     rs = load_ruleset(core=core)
     profile = Profile()
@@ -126,12 +163,30 @@ def test_fact_rules_stand_aside_without_measurements(pack) -> None:
 
 def test_sensitivity_finds_the_smallest_flip(pack) -> None:
     core = pack(
-        rule("HW001", "hardware", "{field: hardware.training, contains: tpu}", "{jax: 4}",
-             "{hardware: {training: [tpu]}}", "{}"),
-        rule("PROTO001", "prototyping", "{field: purpose, eq: research}", "{pytorch: 2}",
-             "{purpose: research}", "{purpose: production}"),
-        rule("SCL001", "scale", "{field: model.parameters, gte: 1e10}", "{jax: 3}",
-             "{model: {parameters: 2e10}}", "{}"),
+        rule(
+            "HW001",
+            "hardware",
+            "{field: hardware.training, contains: tpu}",
+            "{jax: 4}",
+            "{hardware: {training: [tpu]}}",
+            "{}",
+        ),
+        rule(
+            "PROTO001",
+            "prototyping",
+            "{field: purpose, eq: research}",
+            "{pytorch: 2}",
+            "{purpose: research}",
+            "{purpose: production}",
+        ),
+        rule(
+            "SCL001",
+            "scale",
+            "{field: model.parameters, gte: 1e10}",
+            "{jax: 3}",
+            "{model: {parameters: 2e10}}",
+            "{}",
+        ),
     )
     rs = load_ruleset(core=core)
     d = decide(Profile.model_validate({"purpose": "research"}), None, rs)
@@ -142,8 +197,12 @@ def test_sensitivity_finds_the_smallest_flip(pack) -> None:
     assert sens.smallest_flip is not None and sens.smallest_flip.new_winner == "jax"
     assert sens.smallest_flip.cost == 1.0
     # the threshold on model.parameters is found from the rule's own literal
-    assert flips & {("hardware.training", "['nvidia_gpu', 'tpu']"), ("model.parameters", "10000000000.0"),
-                    ("purpose", "production"), ("purpose", "both")}
+    assert flips & {
+        ("hardware.training", "['nvidia_gpu', 'tpu']"),
+        ("model.parameters", "10000000000.0"),
+        ("purpose", "production"),
+        ("purpose", "both"),
+    }
     assert sum(sens.win_probability.values()) == pytest.approx(1.0)
     again = decide(Profile.model_validate({"purpose": "research"}), None, rs)
     assert again.sensitivity and again.sensitivity.win_probability == sens.win_probability
@@ -151,7 +210,14 @@ def test_sensitivity_finds_the_smallest_flip(pack) -> None:
 
 def test_rule_prefix_must_match_criterion(pack) -> None:
     core = pack(
-        rule("HW001", "scale", "{field: purpose, eq: research}", "{jax: 1}", "{purpose: research}", "{}"),
+        rule(
+            "HW001",
+            "scale",
+            "{field: purpose, eq: research}",
+            "{jax: 1}",
+            "{purpose: research}",
+            "{}",
+        ),
     )
     with pytest.raises(InputError) as info:
         load_ruleset(core=core)

@@ -94,7 +94,9 @@ def test_write_atomic_read_only_dir_leaves_nothing(tmp_path: Path) -> None:
         ro.chmod(0o700)
 
 
-def test_write_atomic_disk_full_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_write_atomic_disk_full_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import errno
 
     import advisor.yamlio as yamlio

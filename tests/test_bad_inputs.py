@@ -1,0 +1,183 @@
+"""The bad-input corpus: every case gives exit 2, one clear line, and touches nothing.
+
+Each file in tests/bad_inputs/ is listed here with the fragments its message must hold
+(the file name is always required). A new file without an entry fails the suite.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parent / "bad_inputs"
+
+PROFILES: dict[str, list[str]] = {
+    "malformed.yaml": [":3:", "invalid YAML"],
+    "tabs.yaml": [":2:", "tab"],
+    "list_top_level.yaml": [":1:", "mapping"],
+    "scalar_top_level.yaml": [":1:", "mapping"],
+    "empty.yaml": ["empty"],
+    "only_comments.yaml": ["empty"],
+    "two_documents.yaml": ["single document"],
+    "python_tag.yaml": [":1:", "not allowed", "python/object"],
+    "python_name_tag.yaml": [":1:", "not allowed"],
+    "custom_tag.yaml": [":1:", "not allowed"],
+    "wrong_type_list.yaml": [":1:", "domains", "list"],
+    "wrong_type_int.yaml": [":2:", "team.size", "integer"],
+    "wrong_type_section.yaml": [":1:", "team"],
+    "out_of_range_priority.yaml": [":2:", "priorities.raw_performance", "5"],
+    "negative_nodes.yaml": [":2:", "training.nodes"],
+    "huge_parameters.yaml": [":2:", "model.parameters"],
+    "unknown_key.yaml": [":2:", "deploymnet", "unknown key", "did you mean 'deployment'"],
+    "unknown_nested_key.yaml": [":3:", "team.experience.pytorh", "did you mean 'pytorch'"],
+    "enum_typo.yaml": [":2:", "hardware.training.1", "'tpuu'", "did you mean 'tpu'"],
+    "facts_in_profile.yaml": [":1:", "facts", "measured by the probes"],
+    "bool_typo.yaml": [":2:", "team.new_to_deep_learning", "bool"],
+    "duplicate_key.yaml": [":2:", "duplicate key 'purpose'"],
+    "binary.yaml": ["UTF-8"],
+    "invalid_utf8.yaml": [":2:", "UTF-8"],
+    "utf16.yaml": ["UTF-8"],
+    "deep_nesting.yaml": [":1:", "nesting"],
+    "deep_mapping.yaml": ["nesting"],
+    "billion_laughs.yaml": ["too many nodes"],
+}
+
+
+def test_every_corpus_file_has_an_expectation() -> None:
+    files = {p.name for p in (CORPUS / "profiles").iterdir()}
+    assert files == set(PROFILES)
+
+
+def assert_clean_failure(code: int, out: str, err: str, name: str, fragments: list[str]) -> None:
+    assert code == 2, (name, code, err)
+    assert out == "", out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    line = lines[0]
+    assert "Traceback" not in err and line.startswith("advisor: error: ")
+    assert name in line, line
+    for fragment in fragments:
+        assert fragment in line, (fragment, line)
+
+
+@pytest.mark.parametrize("name", sorted(PROFILES))
+def test_bad_profile(cli, tmp_path: Path, name: str) -> None:
+    source = CORPUS / "profiles" / name
+    profile = tmp_path / name
+    shutil.copy(source, profile)
+    existing = tmp_path / "existing.md"
+    existing.write_text("keep me")
+    fresh = tmp_path / "fresh.md"
+    for target, extra in ((existing, ["--force"]), (fresh, [])):
+        code, out, err = cli(
+            "recommend", str(profile), "--probes", "none", "-o", str(target), *extra
+        )
+        assert_clean_failure(code, out, err, name, PROFILES[name])
+    assert existing.read_text() == "keep me"
+    assert not fresh.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, "existing.md"])
+    assert not Path("/tmp/advisor-pwned").exists()
+
+
+def test_directory_and_missing_path_as_profile(cli, tmp_path: Path) -> None:
+    code, out, err = cli("recommend", str(tmp_path), "--probes", "none")
+    assert_clean_failure(code, out, err, str(tmp_path), ["directory"])
+    missing = tmp_path / "missing.yaml"
+    code, out, err = cli("recommend", str(missing), "--probes", "none")
+    assert_clean_failure(code, out, err, "missing.yaml", ["no such file"])
+
+
+def test_output_into_missing_directory(cli, tmp_path: Path) -> None:
+    profile = tmp_path / "p.yaml"
+    profile.write_text("purpose: research\n")
+    code, out, err = cli(
+        "recommend", str(profile), "--probes", "none", "-o", str(tmp_path / "no" / "r.md")
+    )
+    assert_clean_failure(code, out, err, "r.md", ["directory does not exist"])
+    code, out, err = cli("recommend", str(profile), "--probes", "none", "-o", str(tmp_path))
+    assert_clean_failure(code, out, err, str(tmp_path), ["directory"])
+
+
+RULE_PACKS: dict[str, list[str]] = {
+    "bad_enum_literal.yaml": [":5:", "rule ECO902: when", "'mobil'", "did you mean 'mobile'"],
+    "bad_id.yaml": [":2:", "rule eco-1: id", "pattern"],
+    "duplicate_id.yaml": [":", "rule ECO950: id", "duplicate rule id"],
+    "effect_out_of_range.yaml": [":9:", "rule ECO911: effects.jax", "5"],
+    "effect_unknown_framework.yaml": [
+        ":9:",
+        "effects.mxnet",
+        "unknown key",
+        "pytorch, jax, tensorflow",
+    ],
+    "veto_unknown_framework.yaml": ["veto.caffe", "unknown key"],
+    "empty_evidence.yaml": ["rule ECO905: evidence", "at least 1"],
+    "missing_evidence.yaml": [":2:", "rule ECO904: evidence", "missing"],
+    "evidence_without_claim.yaml": ["rule ECO906: evidence.0.claim", "missing"],
+    "only_superseded.yaml": ["rule ECO907", "current claim"],
+    "superseded_without_note.yaml": ["rule ECO908: evidence.1", "superseded_by"],
+    "example_does_not_fire.yaml": ["rule ECO913: examples.fire[0]", "did not fire"],
+    "ok_example_fires.yaml": ["rule ECO914: examples.ok[0]", "should not fire"],
+    "example_invalid_profile.yaml": [
+        "examples.ok[0]: ecosystem.hugging",
+        "did you mean 'huggingface'",
+    ],
+    "no_effect.yaml": [":2:", "rule ECO912", "non-zero effect or a veto"],
+    "unknown_criterion.yaml": [":4:", "rule ECO916: criterion", "'popularity'"],
+    "unknown_field.yaml": [":5:", "rule ECO900: when", "did you mean 'ecosystem.huggingface'"],
+    "unknown_operator.yaml": [":5:", "rule ECO901: when", "unknown operator 'is'"],
+    "unknown_rule_key.yaml": ["rule ECO919: evidense", "unknown key"],
+    "when_is_code.yaml": [":5:", "rule ECO903: when", "must be a mapping"],
+    "wrong_prefix.yaml": [":2:", "rule PERF901: id", "prefix ECO"],
+    "malformed.yaml": [":4:", "invalid YAML"],
+    "not_a_mapping.yaml": [":1:", "single key 'rules'"],
+    "no_rules_key.yaml": [":1:", "single key 'rules'"],
+    "rules_not_list.yaml": [":1:", "must be a list"],
+    "rule_not_mapping.yaml": [":2:", "must be a mapping"],
+    "python_tag.yaml": [":1:", "not allowed"],
+}
+
+
+def test_every_rule_corpus_file_has_an_expectation() -> None:
+    assert {p.name for p in (CORPUS / "rules").iterdir()} == set(RULE_PACKS)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_PACKS))
+def test_bad_rule_pack(cli, tmp_path: Path, name: str) -> None:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    shutil.copy(CORPUS / "rules" / name, pack / name)
+    code, out, err = cli("rules", "check", str(pack))
+    assert_clean_failure(code, out, err, name, RULE_PACKS[name])
+    profile = tmp_path / "p.yaml"
+    profile.write_text("purpose: research\n")
+    report = tmp_path / "r.md"
+    code, out, err = cli(
+        "recommend", str(profile), "--probes", "none", "--rules", str(pack), "-o", str(report)
+    )
+    assert_clean_failure(code, out, err, name, RULE_PACKS[name])
+    assert not report.exists()
+    assert not Path("/tmp/advisor-pwned").exists()
+
+
+def test_user_rule_cannot_reuse_a_bundled_id(cli, tmp_path: Path) -> None:
+    code, out, _ = cli("rules", "list")
+    core_id = out.split()[0]
+    criterion = out.split()[1]
+    source = (CORPUS / "rules" / "unknown_field.yaml").read_text()
+    text = (
+        source.replace("ECO900", core_id)
+        .replace("criterion: ecosystem", f"criterion: {criterion}")
+        .replace("ecosystem.hugingface", "ecosystem.huggingface")
+    )
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "mine.yaml").write_text(text)
+    code, out, err = cli("rules", "check", str(pack))
+    assert_clean_failure(code, out, err, "mine.yaml", [f"rule {core_id}: id", "duplicate rule id"])
+
+
+def test_rule_pack_path_missing(cli, tmp_path: Path) -> None:
+    code, out, err = cli("rules", "check", str(tmp_path / "nope"))
+    assert_clean_failure(code, out, err, "nope", ["no such rule pack"])
