@@ -12,12 +12,16 @@ from advisor.errors import InputError
 from advisor.profile import Profile
 from advisor.resources import data_dir
 from advisor.validation import input_error_from_validation
-from advisor.yamlio import load_yaml_file, read_text_file
+from advisor.yamlio import YamlDocument, load_yaml_file, read_text_file
 
 
 def load_profile(path: str | os.PathLike[str]) -> Profile:
     """Load and validate a YAML profile; every problem becomes an InputError."""
-    doc = load_yaml_file(path)
+    return profile_from_document(load_yaml_file(path))
+
+
+def profile_from_document(doc: YamlDocument) -> Profile:
+    """Validate parsed YAML as a profile; every problem becomes an InputError."""
     if not isinstance(doc.data, dict):
         kind = type(doc.data).__name__
         raise InputError(f"a profile must be a YAML mapping, not a {kind}", path=doc.path, line=1)
