@@ -1,17 +1,56 @@
-"""``advisor ask``: the interactive questionnaire."""
+"""``advisor ask``: the interactive questionnaire, writing a commented YAML profile."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import click
+
+from advisor.errors import InputError
 
 
 @click.command()
-@click.option("-o", "--output", metavar="FILE", help="Write the profile here (YAML).")
+@click.option("-o", "--output", metavar="FILE", help="Write the profile here instead of stdout.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
-def ask(output: str | None, force: bool) -> None:
-    """Answer questions at the terminal and get a profile."""
+@click.option(
+    "--from", "from_path", metavar="PROFILE",
+    help="Revise this profile: its answers become the defaults.",
+)
+@click.option(
+    "--defaults", is_flag=True,
+    help="Ask nothing: answer every question with its default (works without a terminal).",
+)
+def ask(output: str | None, force: bool, from_path: str | None, defaults: bool) -> None:
+    """Answer questions at the terminal and get a profile (YAML, with help as comments).
+
+    Prompts go to stderr; the profile goes to stdout unless -o FILE is given.
+    Ctrl-C at any point writes nothing.
+    """
     from advisor.output import emit
+    from advisor.profile_io import load_profile
     from advisor.questionnaire import profile_yaml, run_questionnaire
 
-    profile = run_questionnaire()
+    if output and output != "-":
+        _check_output(Path(output), force)
+    base = load_profile(from_path) if from_path else None
+    if not defaults and not sys.stdin.isatty():
+        raise InputError(
+            "stdin is not a terminal, so there is nobody to answer; pass --defaults to take "
+            "every default (with --from PROFILE to start from a profile)",
+            field="ask",
+        )
+    profile = run_questionnaire(base=base, defaults=defaults, verb="Write" if output else "Use")
     emit(profile_yaml(profile), output, force=force)
+
+
+def _check_output(target: Path, force: bool) -> None:
+    """Refuse a bad output path before any question is asked."""
+    name = str(target)
+    if target.is_dir():
+        raise InputError("is a directory, expected a file path", path=name)
+    if target.exists() and not force:
+        raise InputError("file exists; use --force to overwrite it", path=name)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"directory does not exist: {parent}", path=name)
