@@ -205,6 +205,8 @@ def write_atomic(
     name = str(path)
     if target.is_dir():
         raise InputError("is a directory, expected a file path", path=name)
+    if target.exists() and not target.is_file():
+        raise InputError("is not a regular file; refusing to replace it", path=name)
     if target.exists() and not force:
         raise InputError("file exists; use --force to overwrite it", path=name)
     parent = target.parent if str(target.parent) else Path(".")
