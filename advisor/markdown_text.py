@@ -1,0 +1,190 @@
+"""Make untrusted text inert in Markdown, Mermaid and HTML, and format numbers.
+
+Everything a user or a rule pack supplies (a project name, free-text notes, a rule's
+reason, an evidence title) goes through one of these filters before it lands in a
+report. The escaped text renders as the same characters it was, but it can no longer
+start a link, a table cell, an HTML tag, a code span or a template expression.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+from urllib.parse import quote
+
+from markupsafe import Markup, escape
+
+# Backslash-escaped anywhere: every character that can open inline Markdown, HTML, a
+# GFM table cell, GitHub math ($) or a template expression ({{ }} for Liquid/Jinja
+# pipelines that post-process reports). CommonMark renders "\X" as "X" for these.
+_INLINE_SPECIALS = re.compile(r"([\\`*_{}\[\]<>#|~&$])")
+# Characters that only matter at the start of a line (lists, headings, setext rules).
+_LINE_START = re.compile(r"^(?:[-+]|\d{1,9}(?=[.)])|=+$)(?=[.)]?(?:\s|$))")
+_ZERO_WIDTH = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _clean(text: Any) -> str:
+    """str() the value and drop control and bidi-override characters."""
+    value = "" if text is None else str(text)
+    value = _CONTROL.sub("", value.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " "))
+    return _ZERO_WIDTH.sub("", value)
+
+
+def md_inline(text: Any) -> str:
+    """Escape text for one line of Markdown, including inside a table cell."""
+    value = " ".join(_clean(text).split())
+    value = _INLINE_SPECIALS.sub(r"\\\1", value)
+    # A leading "1." or "-" would start a list if this text began a line.
+    match = _LINE_START.match(value)
+    if match:
+        end = match.end()
+        if match.group(0)[0].isdigit():  # "1." -> "1\."
+            return value[:end] + "\\" + value[end:]
+        return "\\" + value
+    return value
+
+
+def md_block(text: Any, prefix: str = "> ") -> str:
+    """Escape multi-line text as a Markdown block, each line prefixed (a quote by default)."""
+    lines = _clean(text).strip("\n").split("\n")
+    out = []
+    for line in lines:
+        escaped = md_inline(line)
+        out.append((prefix + escaped).rstrip() if escaped else prefix.rstrip())
+    return "\n".join(out)
+
+
+def md_code(text: Any) -> str:
+    """An inline code span that holds ``text`` verbatim, whatever backticks it has.
+
+    Pipes are escaped because GFM splits table cells on them even inside code spans.
+    """
+    value = " ".join(_clean(text).split())
+    longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") or not value.strip() else ""
+    return f"{ticks}{pad}{value.replace('|', chr(92) + '|')}{pad}{ticks}"
+
+
+def md_fence(text: Any, info: str = "") -> str:
+    """A fenced code block that ``text`` cannot close early."""
+    value = _clean(text).rstrip("\n")
+    longest = max((len(run) for run in re.findall(r"`{3,}", value)), default=0)
+    fence = "`" * max(3, longest + 1)
+    info = re.sub(r"[^A-Za-z0-9_+-]", "", str(info))
+    return f"{fence}{info}\n{value}\n{fence}"
+
+
+def safe_url(url: Any) -> str:
+    """An http(s) URL with the characters that could end a Markdown link percent-encoded.
+
+    Anything that is not http or https becomes an empty string.
+    """
+    value = _clean(url).strip()
+    if not re.match(r"^https?://", value, re.IGNORECASE):
+        return ""
+    return quote(value, safe="/:?#@!$&'*+,;=%-._~")
+
+
+def md_link(text: Any, url: Any) -> str:
+    """``[text](url)`` with escaped text; plain escaped text if the URL is not http(s)."""
+    target = safe_url(url)
+    label = md_inline(text)
+    return f"[{label}]({target.replace(chr(39), '%27')})" if target else label
+
+
+def mermaid_label(text: Any) -> str:
+    """A double-quoted Mermaid string: quotes, brackets and markup characters removed."""
+    value = " ".join(_clean(text).split())
+    value = re.sub(r"[\"`<>{}\[\]#;|\\]", "", value)
+    return '"' + value[:60] + '"'
+
+
+def html_text(text: Any) -> Markup:
+    """HTML-escape, and also encode braces so no client-side template can see {{ }}."""
+    if isinstance(text, Markup):
+        return text
+    escaped = str(escape(_clean(text)))
+    return Markup(escaped.replace("{", "&#123;").replace("}", "&#125;"))
+
+
+def fmt_num(value: Any, digits: int = 3) -> str:
+    """A readable number: about ``digits`` significant figures, no exponent, separators."""
+    if value is None:
+        return "n/a"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    x = float(value)
+    if math.isnan(x) or math.isinf(x):
+        return str(x)
+    if x == 0:
+        return "0"
+    magnitude = math.floor(math.log10(abs(x)))
+    if magnitude >= digits - 1:
+        return f"{x:,.0f}"
+    decimals = min(digits - 1 - magnitude, 9)
+    return f"{x:.{decimals}f}"
+
+
+def fmt_pct(value: Any) -> str:
+    """A probability 0-1 as a percentage; never rounds a possible outcome to 0% or 100%."""
+    if value is None:
+        return "n/a"
+    p = float(value)
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.005:
+        return "<1%"
+    if p > 0.995:
+        return ">99%"
+    return f"{p * 100:.0f}%"
+
+
+def fmt_duration(seconds: Any) -> str:
+    """An age in seconds as '42 s', '12 min', '3.5 h' or '2 days'."""
+    if seconds is None:
+        return "unknown"
+    s = float(seconds)
+    if s < 90:
+        return f"{s:.0f} s"
+    if s < 90 * 60:
+        return f"{s / 60:.0f} min"
+    if s < 48 * 3600:
+        return f"{s / 3600:.1f} h"
+    return f"{s / 86400:.0f} days"
+
+
+def signed(value: Any) -> str:
+    """A weighted score change with its sign, e.g. +2.0 or −1.5 (0 shows as 0)."""
+    x = float(value)
+    if x == 0:
+        return "0"
+    return f"+{x:.1f}" if x > 0 else f"\u2212{abs(x):.1f}"
+
+
+MARKDOWN_FILTERS = {
+    "md": md_inline,
+    "md_block": md_block,
+    "code": md_code,
+    "fence": md_fence,
+    "link": md_link,
+    "url": safe_url,
+    "mermaid": mermaid_label,
+    "num": fmt_num,
+    "pct": fmt_pct,
+    "duration": fmt_duration,
+    "signed": signed,
+}
+
+HTML_FILTERS = {
+    "h": html_text,
+    "url": safe_url,
+    "num": fmt_num,
+    "pct": fmt_pct,
+    "duration": fmt_duration,
+    "signed": signed,
+}

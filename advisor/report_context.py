@@ -1,0 +1,1073 @@
+"""Derive what the report says from the Decision and the probe run, as plain data.
+
+The Markdown and HTML templates, a user's ``--template`` and ``--format json`` all read
+the same derived content (under the ``report`` key), so the three formats cannot say
+different things. Everything here is plain text and numbers: escaping for Markdown or
+HTML happens in the templates' filters. Nothing here reads a clock or imports a
+framework, so a ``--probes none`` report is byte-for-byte reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
+from advisor.markdown_text import fmt_num, fmt_pct
+from advisor.profile import Profile
+
+# --- The articles' own figures (CLAIMS.md, "The articles' experiments"). ---------------
+ARTICLE_MATMUL_SECONDS = {"jax": 0.0059, "pytorch": 0.017}  # one call after 10 warm-ups
+ARTICLE_MATMUL_WARMUPS = 10
+ARTICLE_MATMUL_SIZE = 1000
+ARTICLE_GRAD_AT_2 = 7.0  # f(x) = x^2 + 3x + 5, f'(2) = 7
+ARTICLE_PERF_FACTOR = (4.0, 5.0)  # "4-5x faster in JAX"
+
+# --- How the report judges a claim (stated in the report itself). ----------------------
+SEVERAL_TIMES = 3.0  # "several times faster" means at least this speed-up
+CLEARLY_FASTER = 1.2  # below this a speed-up is too small to call faster
+GRAD_TOLERANCE = 1e-4
+MATMUL_HOLDS_RATIO = 2.0  # JAX at least this much faster counts as reproducing ~2.9x
+TOP_RULES = 8  # rules shown in full under "Why"; the rest go in a compact table
+NOISY_SPREAD = 0.10  # IQR above this share of the median marks a figure as noisy
+
+METRIC_LABELS = {
+    "gflops": "float32 rate",
+    "gflops_bf16": "bfloat16 rate",
+    "seconds": "time per call",
+    "share_of_best": "share of best rate",
+    "eager_ms": "eager time per call",
+    "compiled_ms": "compiled time per call",
+    "speedup": "speed-up",
+    "compile_s": "first compile",
+    "grad_at_2": "f'(2)",
+    "second_derivative": "f''(2)",
+    "mlp_grad_ms": "MLP gradient time",
+    "vmap_ms": "per-example gradients, vmap",
+    "loop_ms": "per-example gradients, loop",
+    "steps_per_s": "training steps per second",
+    "efficiency": "scaling efficiency",
+    "devices": "devices",
+}
+PROBE_LABELS = {
+    "matmul": "Matrix multiply",
+    "jit": "JIT compile",
+    "autodiff": "Autodiff",
+    "vmap": "Vectorized gradients",
+    "train_step": "Training step",
+    "scale": "Multi-device scaling",
+}
+PROBE_ORDER = list(PROBE_LABELS)
+HARDWARE_LABELS = {
+    "cpu": "CPU",
+    "nvidia_gpu": "NVIDIA GPU",
+    "amd_gpu": "AMD GPU",
+    "tpu": "TPU",
+    "apple_silicon": "Apple silicon",
+}
+STATUS_TEXT = {
+    "ok": "ok",
+    "skipped": "skipped",
+    "failed": "failed",
+    "timeout": "timed out",
+}
+
+
+def name(fw: str | None) -> str:
+    """Display name of a framework id."""
+    return DISPLAY_NAMES.get(fw or "", fw or "none")
+
+
+def metric_label(metric: str) -> str:
+    """A reader's name for a metric, e.g. gflops_n256 -> 'float32 rate, n=256'."""
+    if metric in METRIC_LABELS:
+        return METRIC_LABELS[metric]
+    if metric.startswith("gflops_n") and metric[8:].isdigit():
+        return f"float32 rate, {metric[8:]}x{metric[8:]}"
+    return metric.replace("_", " ")
+
+
+def criterion_label(cid: str) -> str:
+    """'team_style' -> 'Team style'."""
+    return cid.replace("_", " ").capitalize()
+
+
+def build_report(data: dict[str, Any]) -> dict[str, Any]:
+    """Everything the report says, derived from ``render.report_data``'s output."""
+    rec = data["recommendation"]
+    ok_probes = _probe_index(data["probes"])
+    return {
+        "source": _source(data),
+        "verdict": _verdict(data),
+        "standing": _standing(data),
+        "why": _why(data),
+        "breakdown": _breakdown(data),
+        "measurements": _measurements(data, ok_probes),
+        "claims": _claims(data, ok_probes),
+        "changes": _changes(data),
+        "risks": _risks(data),
+        "profile_yaml": profile_yaml(data["profile"]),
+        "environment": _environment(data.get("environment") or {}),
+        "probe_method": _probe_method(data),
+        "training_hardware": ", ".join(
+            HARDWARE_LABELS.get(h, h) for h in data["profile"]["hardware"]["training"]
+        ),
+        "show_hedge": bool(rec["hedge"]) and rec["confidence"] in ("low", "medium"),
+    }
+
+
+# --- 1. Verdict --------------------------------------------------------------------------
+
+
+def _source(data: dict[str, Any]) -> dict[str, str]:
+    """Where the profile came from, and the command that reproduces this report."""
+    path = data.get("profile_path")
+    level = data.get("probe_level", "none")
+    example = _example_name(path)
+    if example:
+        label = f"bundled example '{example}'"
+        origin = f"the {label}"
+        command = f"advisor recommend --example {shlex.quote(example)}"
+    elif path:
+        label = str(path)
+        origin = label
+        command = f"advisor recommend {shlex.quote(str(path))}"
+    else:
+        label = "answers to the questionnaire"
+        origin = "your answers to the questionnaire"
+        command = "advisor ask -o profile.yaml && advisor recommend profile.yaml"
+    return {
+        "label": label,
+        "origin": origin,
+        "command": f"{command} --probes {level}",
+        "measure_command": f"{command} --probes quick",
+        "probe_level": level,
+    }
+
+
+def _example_name(path: str | None) -> str | None:
+    if not path:
+        return None
+    try:
+        from advisor.resources import data_dir
+
+        folder = data_dir("examples").resolve()
+        resolved = Path(path).resolve()
+    except (OSError, FileNotFoundError):
+        return None
+    return resolved.stem if resolved.parent == folder else None
+
+
+def _verdict(data: dict[str, Any]) -> str:
+    """The one-sentence verdict."""
+    rec = data["recommendation"]
+    sens = data.get("sensitivity") or {}
+    win = (sens.get("win_probability") or {}).get(rec["framework"])
+    odds = ""
+    samples = f"{sens.get('samples', 0):,}"
+    if win is not None and win >= 1:
+        odds = f", winning in all {samples} random re-weightings of your priorities"
+    elif win is not None:
+        odds = f", winning in {fmt_pct(win)} of {samples} random re-weightings of your priorities"
+    if rec["all_vetoed"]:
+        return (
+            f"No framework meets every hard constraint of this profile: {rec['name']} scores "
+            f"best ({fmt_num(rec['score'])} of 100) but is ruled out too, so relax a constraint "
+            "before building (confidence: low)."
+        )
+    if rec["runner_up"] is None:
+        return (
+            f"Build on {rec['name']}: it is the only framework that meets every hard constraint "
+            f"(score {fmt_num(rec['score'])} of 100; confidence: {rec['confidence']}{odds})."
+        )
+    if rec["tie_broken"]:
+        return (
+            f"Build on {rec['name']}, but only just: it ties with {name(rec['runner_up'])} at "
+            f"{fmt_num(rec['score'])} of 100 and wins on the number of supporting rules "
+            f"(confidence: low{odds})."
+        )
+    return (
+        f"Build on {rec['name']}: it scores {fmt_num(rec['score'])} of 100, "
+        f"{rec['margin']:.1f} points ahead of {name(rec['runner_up'])} "
+        f"(confidence: {rec['confidence']}{odds})."
+    )
+
+
+def _standing(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ranking with status words and win probabilities, best first."""
+    rec = data["recommendation"]
+    win = ((data.get("sensitivity") or {}).get("win_probability")) or {}
+    rows = []
+    for entry in data["ranking"]:
+        fw = entry["framework"]
+        if entry["vetoed"]:
+            status = "ruled out"
+        elif fw == rec["framework"]:
+            status = "recommended"
+        elif fw == rec["runner_up"]:
+            status = "runner-up"
+        else:
+            status = "third"
+        rows.append(
+            {
+                "framework": fw,
+                "name": entry["name"],
+                "score": entry["score"],
+                "points": entry["raw"],
+                "supporting_rules": entry["supporting_rules"],
+                "status": status,
+                "win_probability": win.get(fw),
+                "veto_reasons": entry["veto_reasons"],
+            }
+        )
+    return rows
+
+
+# --- 3. Why ------------------------------------------------------------------------------
+
+
+def _effects_text(weighted: dict[str, float]) -> str:
+    parts = []
+    for fw in FRAMEWORKS:
+        value = weighted.get(fw)
+        if value:
+            sign = "+" if value > 0 else "\u2212"
+            parts.append(f"{name(fw)} {sign}{abs(value):.1f}")
+    return ", ".join(parts)
+
+
+def _why(data: dict[str, Any]) -> dict[str, Any]:
+    """Vetoes, the rules that moved the scores most, and the rest."""
+    vetoes = []
+    scored = []
+    for rule in data["rules"]:
+        for fw, reason in rule["veto"].items():
+            vetoes.append({"framework": fw, "name": name(fw), "rule": rule["id"], "reason": reason})
+        if not rule["weighted"]:
+            continue
+        evidence = [
+            {**ev, "superseded": ev.get("status") == "superseded"} for ev in rule["evidence"]
+        ]
+        scored.append(
+            {
+                "id": rule["id"],
+                "title": rule["title"],
+                "criterion": criterion_label(rule["criterion"]),
+                "why": rule["why"],
+                "effects": _effects_text(rule["weighted"]),
+                "impact": rule["impact"],
+                "evidence": evidence,
+                "facts_used": [
+                    {"fact": k, "value": _fact_value(v)} for k, v in rule["facts_used"].items()
+                ],
+                "measured": bool(rule["facts_used"]),
+            }
+        )
+    return {
+        "vetoes": vetoes,
+        "top": scored[:TOP_RULES],
+        "more": scored[TOP_RULES:],
+        "fired": len(data["rules"]),
+        "total": (data.get("ruleset") or {}).get("rule_count"),
+        "skipped": data.get("skipped_rules", []),
+    }
+
+
+def _fact_value(value: Any) -> str:
+    """A measured fact as text: numbers rounded, lists joined."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return fmt_num(value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(name(str(v)) for v in value) or "none"
+    return "not measured" if value is None else str(value)
+
+
+# --- 4. Score breakdown ------------------------------------------------------------------
+
+
+def _breakdown(data: dict[str, Any]) -> dict[str, Any]:
+    rows = []
+    for cid, per in data["breakdown"].items():
+        rows.append(
+            {
+                "criterion": criterion_label(cid),
+                "id": cid,
+                "weight": data["weights"].get(cid, 1.0),
+                "points": {fw: per.get(fw, 0.0) for fw in FRAMEWORKS},
+                "moved": any(per.get(fw) for fw in FRAMEWORKS),
+            }
+        )
+    totals = {e["framework"]: e["raw"] for e in data["ranking"]}
+    scores = {e["framework"]: e["score"] for e in data["ranking"]}
+    order = [e["framework"] for e in data["ranking"]]
+    return {
+        "rows": rows,
+        "moved": [r for r in rows if r["moved"]],
+        "unmoved": [r["criterion"] for r in rows if not r["moved"]],
+        "totals": totals,
+        "scores": scores,
+        "order": order,
+    }
+
+
+# --- 5. Measurements ---------------------------------------------------------------------
+
+
+def _probe_index(probes: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """(probe id, framework) -> the probe, for probes that ran ok."""
+    return {(p["id"], p["framework"]): p for p in probes if p.get("status") == "ok"}
+
+
+def _metric(index: dict[tuple[str, str], dict[str, Any]], probe: str, fw: str, metric: str):
+    p = index.get((probe, fw))
+    if not p:
+        return None
+    m = (p.get("metrics") or {}).get(metric)
+    if isinstance(m, dict) and isinstance(m.get("median"), (int, float)):
+        return m
+    return None
+
+
+def _spread(m: dict[str, Any]) -> float | None:
+    median, iqr = m.get("median"), m.get("iqr")
+    if not isinstance(iqr, (int, float)) or not median:
+        return None
+    return abs(float(iqr) / float(median))
+
+
+def _probe_sort_key(p: dict[str, Any]) -> tuple[int, int, str]:
+    pid = p.get("id", "")
+    order = PROBE_ORDER.index(pid) if pid in PROBE_ORDER else len(PROBE_ORDER)
+    fw = p.get("framework", "")
+    return (order, FRAMEWORKS.index(fw) if fw in FRAMEWORKS else 9, pid)
+
+
+def _measurements(data: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]) -> dict:
+    probes = sorted(data["probes"], key=_probe_sort_key)
+    env = data.get("environment") or {}
+    rows = []
+    warnings: list[str] = []
+    for p in probes:
+        status = p.get("status", "failed")
+        if status != "ok":
+            rows.append(
+                {
+                    "probe": p.get("id", "?"),
+                    "probe_label": PROBE_LABELS.get(p.get("id", ""), p.get("id", "?")),
+                    "framework": name(p.get("framework")),
+                    "metric": STATUS_TEXT.get(status, status),
+                    "median": None,
+                    "iqr": None,
+                    "spread": None,
+                    "n": None,
+                    "unit": "",
+                    "note": p.get("reason") or "",
+                    "ok": False,
+                }
+            )
+            if status in ("failed", "timeout"):
+                warnings.append(
+                    f"The {p.get('id')} probe {STATUS_TEXT[status]} for {name(p.get('framework'))}"
+                    + (f": {p['reason']}" if p.get("reason") else ".")
+                )
+            continue
+        for metric, m in (p.get("metrics") or {}).items():
+            if metric == "share_of_best" or not isinstance(m, dict):
+                continue  # the matmul table below computes shares across frameworks
+            spread = _spread(m)
+            rows.append(
+                {
+                    "probe": p["id"],
+                    "probe_label": PROBE_LABELS.get(p["id"], p["id"]),
+                    "framework": name(p["framework"]),
+                    "metric": metric_label(metric),
+                    "metric_id": metric,
+                    "median": m.get("median"),
+                    "iqr": m.get("iqr"),
+                    "spread": spread,
+                    "n": m.get("n"),
+                    "unit": m.get("unit", ""),
+                    "note": "noisy" if spread is not None and spread > NOISY_SPREAD else "",
+                    "ok": True,
+                }
+            )
+        if p.get("noisy"):
+            warnings.append(
+                f"The {p['id']} probe for {name(p['framework'])} was noisy: its repeated timings "
+                "disagree, so treat its figures as rough."
+            )
+    if env.get("noisy"):
+        warnings.append(
+            "The machine was busy or unsteady while measuring (other processes, frequency "
+            "scaling or a shared VM); rerun on an idle machine before trusting small differences."
+        )
+    warnings.extend(str(w) for w in env.get("warnings") or [])
+    cache = data.get("probe_cache")
+    return {
+        "ran": bool(probes),
+        "level": data.get("probe_level", "none"),
+        "rows": rows,
+        "compile": _compile_rows(index),
+        "matmul": _matmul_shares(index),
+        "warnings": warnings,
+        "cache": cache,
+        "moved": data.get("measured_facts_moved", []),
+        "skipped_rules": data.get("skipped_rules", []),
+    }
+
+
+def _compile_rows(index: dict[tuple[str, str], dict[str, Any]]) -> list[dict[str, Any]]:
+    """JIT compile latency per framework, and after how many calls it pays for itself."""
+    rows = []
+    for fw in FRAMEWORKS:
+        compile_s = _metric(index, "jit", fw, "compile_s")
+        if not compile_s:
+            continue
+        eager = _metric(index, "jit", fw, "eager_ms")
+        compiled = _metric(index, "jit", fw, "compiled_ms")
+        speedup = _metric(index, "jit", fw, "speedup")
+        break_even = None
+        if eager and compiled and eager["median"] > compiled["median"]:
+            saved_s = (eager["median"] - compiled["median"]) / 1000.0
+            break_even = compile_s["median"] / saved_s
+        rows.append(
+            {
+                "framework": name(fw),
+                "compile_s": compile_s["median"],
+                "compile_iqr": compile_s.get("iqr"),
+                "speedup": speedup["median"] if speedup else None,
+                "break_even_calls": break_even,
+            }
+        )
+    return rows
+
+
+def _matmul_shares(index: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
+    """Every matmul rate metric, per framework, as a share of the best for that metric."""
+    names: list[str] = []
+    for (pid, _fw), p in index.items():
+        if pid == "matmul":
+            for metric in p.get("metrics") or {}:
+                if metric.startswith("gflops") and metric not in names:
+                    names.append(metric)
+    names.sort(key=lambda m: (m != "gflops", m != "gflops_bf16", m))
+    rows = []
+    for metric in names:
+        values = {fw: _metric(index, "matmul", fw, metric) for fw in FRAMEWORKS}
+        present = {fw: m for fw, m in values.items() if m}
+        if not present:
+            continue
+        best = max(m["median"] for m in present.values())
+        for fw, m in present.items():
+            rows.append(
+                {
+                    "metric": metric_label(metric),
+                    "framework": name(fw),
+                    "gflops": m["median"],
+                    "iqr": m.get("iqr"),
+                    "share": m["median"] / best if best > 0 else None,
+                    "best": m["median"] == best,
+                }
+            )
+    chart = [
+        {"framework": name(fw), "gflops": m["median"]}
+        for fw in FRAMEWORKS
+        if (m := _metric(index, "matmul", fw, "gflops"))
+    ]
+    return {"rows": rows, "chart": chart}
+
+
+# --- 6. The articles' claims -------------------------------------------------------------
+
+
+def _missing_reason(data: dict[str, Any], probe: str, fw: str) -> str:
+    """Why a probe has no figure for a framework, in a few words."""
+    if not data["probes"]:
+        return "no probes ran"
+    for p in data["probes"]:
+        if p.get("id") == probe and p.get("framework") == fw:
+            status = STATUS_TEXT.get(p.get("status", ""), p.get("status", ""))
+            return f"{name(fw)} {status}" + (f" ({p['reason']})" if p.get("reason") else "")
+    return f"the {probe} probe did not run for {name(fw)}{_level_hint(probe)}"
+
+
+def _level_hint(probe: str) -> str:
+    """Which probe level runs ``probe``, as a short parenthesis."""
+    levels = {
+        "matmul": "quick",
+        "autodiff": "quick",
+        "jit": "standard",
+        "vmap": "standard",
+        "train_step": "standard",
+        "scale": "full",
+    }
+    level = levels.get(probe)
+    return f" (it runs from --probes {level} up)" if level else ""
+
+
+def _clearly_apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """True if two medians differ by more than half their IQRs combined."""
+    gap = abs(float(a["median"]) - float(b["median"]))
+    return gap > (float(a.get("iqr") or 0) + float(b.get("iqr") or 0)) / 2
+
+
+def _and(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _claims(data: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]) -> list[dict]:
+    return [
+        _claim_matmul(data, index),
+        _claim_grad(data, index),
+        _claim_jit(data, index),
+        _claim_perf(data, index),
+    ]
+
+
+def _matmul_seconds(index: dict, fw: str) -> dict[str, Any] | None:
+    """Seconds per 1000x1000 matmul: the probe's own figure, or derived from GFLOP/s."""
+    m = _metric(index, "matmul", fw, "seconds")
+    if m:
+        return m
+    rate = _metric(index, "matmul", fw, "gflops")
+    if not rate or rate["median"] <= 0:
+        return None
+    params = index[("matmul", fw)].get("params") or {}
+    size = params.get("n") or params.get("size") or ARTICLE_MATMUL_SIZE
+    flops = 2.0 * float(size) ** 3
+    median = flops / (rate["median"] * 1e9)
+    iqr = median * float(rate.get("iqr") or 0) / rate["median"]
+    return {"median": median, "iqr": iqr, "n": rate.get("n"), "unit": "s"}
+
+
+def _claim_matmul(data: dict[str, Any], index: dict) -> dict[str, Any]:
+    article = ARTICLE_MATMUL_SECONDS
+    article_ratio = article["pytorch"] / article["jax"]
+    claim: dict[str, Any] = {
+        "id": "A-MATMUL",
+        "title": f"The {ARTICLE_MATMUL_SIZE}x{ARTICLE_MATMUL_SIZE} matmul experiment",
+        "claim": (
+            f"JAX multiplies two {ARTICLE_MATMUL_SIZE}x{ARTICLE_MATMUL_SIZE} float32 matrices in "
+            f"{article['jax']} s and PyTorch in {article['pytorch']} s, so JAX is about "
+            f"{article_ratio:.1f}x faster (one timed call each, after "
+            f"{ARTICLE_MATMUL_WARMUPS} warm-up calls)."
+        ),
+        "article_short": (
+            f"JAX {article['jax']} s, PyTorch {article['pytorch']} s: JAX {article_ratio:.1f}x "
+            "faster (one call each)"
+        ),
+        "rows": [],
+        "verdict": "not checked",
+    }
+    measured = {fw: _matmul_seconds(index, fw) for fw in ("jax", "pytorch")}
+    for fw in ("jax", "pytorch"):
+        m = measured[fw]
+        rate = _metric(index, "matmul", fw, "gflops")
+        params = (index.get(("matmul", fw)) or {}).get("params") or {}
+        claim["rows"].append(
+            {
+                "framework": name(fw),
+                "article_s": article[fw],
+                "median_s": m["median"] if m else None,
+                "iqr_s": m.get("iqr") if m else None,
+                "n": m.get("n") if m else None,
+                "gflops": rate["median"] if rate else None,
+                "spread": _spread(m) if m else None,
+                "size": params.get("n") or params.get("size"),
+            }
+        )
+    jax, torch = measured["jax"], measured["pytorch"]
+    claim["why"] = (
+        "The article timed one call of each. A single timed call mostly measures noise: the "
+        "scheduler, clock-frequency changes, caches and, for JAX, asynchronous dispatch (a "
+        "timer that does not wait for the result measures only the dispatch). Our figures are "
+        "medians of many calls, with the IQR as the spread, and the article's hardware is not "
+        "yours, so compare the ratio, not the seconds."
+    )
+    if not jax or not torch:
+        missing = [
+            _missing_reason(data, "matmul", fw) for fw in ("jax", "pytorch") if not measured[fw]
+        ]
+        claim["finding"] = "Not checked: " + "; ".join(dict.fromkeys(missing)) + "."
+        claim["measured_short"] = "not measured"
+        return claim
+    ratio = torch["median"] / jax["median"]
+    times = f"JAX {fmt_num(jax['median'])} s, PyTorch {fmt_num(torch['median'])} s"
+    claim["measured_short"] = f"{times} (medians)"
+    spread = max(_spread(jax) or 0.0, _spread(torch) or 0.0)
+    if spread:
+        claim["why"] += (
+            f" Here the middle half of the calls still spread over {spread * 100:.0f}% of the "
+            "median."
+        )
+    if not _clearly_apart(jax, torch):
+        claim["verdict"] = "does not hold"
+        claim["finding"] = (
+            f"Does not hold here: the two take about the same time ({times}; the gap is within "
+            f"their spread), so the article's {article_ratio:.1f}x gap does not appear."
+        )
+        claim["why"] += (
+            " Both libraries hand a float32 matmul to an optimized kernel, so on the same "
+            "hardware they tend to run at the same speed."
+        )
+    elif ratio >= MATMUL_HOLDS_RATIO:
+        claim["verdict"] = "holds"
+        claim["finding"] = (
+            f"Holds here: JAX is {ratio:.1f}x faster ({times}), in line with the article's "
+            f"{article_ratio:.1f}x."
+        )
+    elif ratio > 1:
+        claim["verdict"] = "partly holds"
+        claim["finding"] = (
+            f"Partly holds here: JAX is faster, but by {ratio:.2f}x, not the article's "
+            f"{article_ratio:.1f}x ({times})."
+        )
+    else:
+        claim["verdict"] = "does not hold"
+        claim["finding"] = (
+            f"Does not hold here: PyTorch is {1 / ratio:.2f}x faster, the opposite of the "
+            f"article ({times})."
+        )
+    claim["ratio"] = ratio
+    return claim
+
+
+def _claim_grad(data: dict[str, Any], index: dict) -> dict[str, Any]:
+    claim: dict[str, Any] = {
+        "id": "A-GRAD",
+        "title": "The f'(2) = 7 check",
+        "claim": (
+            "For f(x) = x\u00b2 + 3x + 5, automatic differentiation in both frameworks gives "
+            f"f'(2) = {ARTICLE_GRAD_AT_2:g}."
+        ),
+        "article_short": f"f'(2) = {ARTICLE_GRAD_AT_2:g} in both frameworks",
+        "rows": [],
+        "verdict": "not checked",
+        "why": (
+            "This is exact arithmetic, not a timing: f'(x) = 2x + 3, so any correct autodiff "
+            "gives 7, and f''(x) = 2. A wrong value points to a broken install."
+        ),
+    }
+    results = []
+    for fw in FRAMEWORKS:
+        m = _metric(index, "autodiff", fw, "grad_at_2")
+        if not m:
+            continue
+        second = _metric(index, "autodiff", fw, "second_derivative")
+        ok = abs(float(m["median"]) - ARTICLE_GRAD_AT_2) <= GRAD_TOLERANCE
+        results.append(ok)
+        claim["rows"].append(
+            {
+                "framework": name(fw),
+                "grad_at_2": m["median"],
+                "second_derivative": second["median"] if second else None,
+                "ok": ok,
+            }
+        )
+    if not results:
+        claim["finding"] = "Not checked: " + _grad_missing(data) + "."
+        claim["measured_short"] = "not measured"
+        return claim
+    claim["measured_short"] = ", ".join(
+        f"{r['framework']} {r['grad_at_2']:g}" for r in claim["rows"]
+    )
+    if all(results):
+        claim["verdict"] = "holds"
+        frameworks = [r["framework"] for r in claim["rows"]]
+        subject = _and(frameworks) + (
+            " both give"
+            if len(frameworks) == 2
+            else " gives"
+            if len(frameworks) == 1
+            else " all give"
+        )
+        claim["finding"] = f"Holds here: {subject} f'(2) = 7."
+    else:
+        claim["verdict"] = "does not hold"
+        wrong = _and(
+            [f"{r['framework']} gave {r['grad_at_2']:g}" for r in claim["rows"] if not r["ok"]]
+        )
+        claim["finding"] = f"Does not hold here: {wrong}."
+    return claim
+
+
+def _grad_missing(data: dict[str, Any]) -> str:
+    if not data["probes"]:
+        return "no probes ran"
+    return "the autodiff probe did not run" + _level_hint("autodiff")
+
+
+def _claim_jit(data: dict[str, Any], index: dict) -> dict[str, Any]:
+    claim: dict[str, Any] = {
+        "id": "A-JIT",
+        "title": "\u201cJIT makes code several times faster\u201d",
+        "claim": "Compiling with JIT (jax.jit, torch.compile) makes code several times faster.",
+        "article_short": "several times faster",
+        "rows": [],
+        "verdict": "not checked",
+        "why": (
+            f"We count at least {SEVERAL_TIMES:g}x as 'several times' and under "
+            f"{CLEARLY_FASTER:g}x as no real gain. How much JIT helps depends on the code: it "
+            "fuses chains of small element-wise operations and removes per-operation Python "
+            "overhead, while one large matmul already runs as a single optimized kernel and "
+            "gains little. The first call pays the compile time."
+        ),
+    }
+    found = []
+    for fw in FRAMEWORKS:
+        m = _metric(index, "jit", fw, "speedup")
+        if not m:
+            continue
+        value = float(m["median"])
+        verdict = (
+            "holds"
+            if value >= SEVERAL_TIMES
+            else "partly holds"
+            if value >= CLEARLY_FASTER
+            else "does not hold"
+        )
+        compile_s = _metric(index, "jit", fw, "compile_s")
+        found.append(verdict)
+        claim["rows"].append(
+            {
+                "framework": name(fw),
+                "speedup": value,
+                "iqr": m.get("iqr"),
+                "n": m.get("n"),
+                "compile_s": compile_s["median"] if compile_s else None,
+                "verdict": verdict,
+            }
+        )
+    if not found:
+        reason = (
+            "no probes ran"
+            if not data["probes"]
+            else ("the jit probe did not run" + _level_hint("jit"))
+        )
+        if data["probes"] and any(p.get("id") == "jit" for p in data["probes"]):
+            reason = "; ".join(
+                _missing_reason(data, "jit", p["framework"])
+                for p in data["probes"]
+                if p.get("id") == "jit"
+            )
+        claim["finding"] = f"Not checked: {reason}."
+        claim["measured_short"] = "not measured"
+        return claim
+    claim["verdict"] = found[0] if all(v == found[0] for v in found) else "partly holds"
+    parts = [f"{r['framework']} {r['speedup']:.1f}x" for r in claim["rows"]]
+    claim["measured_short"] = ", ".join(parts) + " over eager"
+    summary = {
+        "holds": "Holds here",
+        "partly holds": "Holds only in part here",
+        "does not hold": "Does not hold here",
+    }[claim["verdict"]]
+    claim["finding"] = f"{summary}: on the jit probe, compiled code beat eager by {_and(parts)}."
+    return claim
+
+
+def _claim_perf(data: dict[str, Any], index: dict) -> dict[str, Any]:
+    low, high = ARTICLE_PERF_FACTOR
+    claim: dict[str, Any] = {
+        "id": "A-PERF",
+        "title": "\u201c4-5x faster in JAX\u201d",
+        "claim": f"JAX is {low:g}-{high:g}x faster than PyTorch.",
+        "article_short": f"JAX {low:g}-{high:g}x faster than PyTorch",
+        "rows": [],
+        "verdict": "not checked",
+        "why": (
+            "Speed depends on the workload, the hardware and how carefully each side is "
+            "compiled; the keras.io benchmarks (2024) found no backend fastest everywhere. A "
+            "probe on this machine speaks for this machine only."
+        ),
+    }
+    pairs = [
+        ("train_step", "steps_per_s", "training steps per second"),
+        ("matmul", "gflops", "float32 matmul rate"),
+    ]
+    verdicts = []
+    for probe, metric, label in pairs:
+        jax, torch = _metric(index, probe, "jax", metric), _metric(index, probe, "pytorch", metric)
+        if not jax or not torch or not torch["median"]:
+            continue
+        ratio = float(jax["median"]) / float(torch["median"])
+        if not _clearly_apart(jax, torch) or abs(ratio - 1) < CLEARLY_FASTER - 1:
+            verdict = "does not hold"
+        elif ratio >= low:
+            verdict = "holds"
+        elif ratio > 1:
+            verdict = "partly holds"
+        else:
+            verdict = "does not hold"
+        verdicts.append(verdict)
+        claim["rows"].append(
+            {
+                "measure": label,
+                "jax": jax["median"],
+                "pytorch": torch["median"],
+                "unit": jax.get("unit", ""),
+                "ratio": ratio,
+                "verdict": verdict,
+            }
+        )
+    if not verdicts:
+        reason = (
+            "no probes ran"
+            if not data["probes"]
+            else ("it needs JAX and PyTorch figures from the same probe")
+        )
+        claim["finding"] = f"Not checked: {reason}."
+        claim["measured_short"] = "not measured"
+        return claim
+    claim["verdict"] = verdicts[0] if all(v == verdicts[0] for v in verdicts) else "partly holds"
+    parts = [f"{r['ratio']:.2f}x PyTorch's {r['measure']}" for r in claim["rows"]]
+    claim["measured_short"] = "JAX/PyTorch " + ", ".join(
+        f"{r['ratio']:.2f}x ({r['measure']})" for r in claim["rows"]
+    )
+    lead = {
+        "holds": "Holds here",
+        "partly holds": "Partly holds here",
+        "does not hold": "Does not hold here",
+    }[claim["verdict"]]
+    claim["finding"] = (
+        f"{lead}: JAX reaches {_and(parts)} (above 1x means JAX is faster), where the "
+        f"article says {low:g}-{high:g}x."
+    )
+    return claim
+
+
+# --- 7. What would change the verdict -----------------------------------------------------
+
+
+def _flip_text(flip: dict[str, Any] | None) -> str | None:
+    if not flip:
+        return None
+    if flip["kind"] == "priority":
+        field = flip["path"].split(".", 1)[-1].replace("_", " ")
+        return f"set the priority '{field}' from {flip['from_value']} to {flip['to_value']}"
+    return str(flip["description"])
+
+
+def _changes(data: dict[str, Any]) -> dict[str, Any]:
+    sens = data.get("sensitivity")
+    rec = data["recommendation"]
+    if not sens:
+        return {"available": False}
+    smallest = sens.get("smallest_flip")
+    by_fw = []
+    for fw, flip in (sens.get("flips_by_framework") or {}).items():
+        by_fw.append(
+            {
+                "framework": fw,
+                "name": name(fw),
+                "change": _flip_text(flip),
+                "cost": flip["cost"] if flip else None,
+                "kind": flip["kind"] if flip else None,
+            }
+        )
+    by_fw.sort(key=lambda r: FRAMEWORKS.index(r["framework"]))
+    win = sens.get("win_probability") or {}
+    wins = sorted(
+        (
+            {"framework": fw, "name": name(fw), "p": p, "percent": round(p * 100, 1)}
+            for fw, p in win.items()
+        ),
+        key=lambda r: (-r["p"], FRAMEWORKS.index(r["framework"])),
+    )
+    return {
+        "available": True,
+        "smallest": {
+            "change": _flip_text(smallest),
+            "new_winner": name(smallest["new_winner"]),
+            "cost": smallest["cost"],
+            "kind": smallest["kind"],
+        }
+        if smallest
+        else None,
+        "by_framework": by_fw,
+        "win": wins,
+        "win_recommended": win.get(rec["framework"]),
+        "samples": sens.get("samples"),
+        "seed": sens.get("seed"),
+        "method": sens.get("method", ""),
+        "candidates_tried": sens.get("candidates_tried"),
+    }
+
+
+# --- 8. Risks and caveats -----------------------------------------------------------------
+
+
+def _risks(data: dict[str, Any]) -> dict[str, Any]:
+    rec = data["recommendation"]
+    chosen = [r for r in data["risks"] if r["framework"] == rec["framework"]]
+    runner = [r for r in data["risks"] if r["framework"] == rec["runner_up"]]
+    caveats = []
+    if rec["all_vetoed"]:
+        caveats.append(
+            "Every framework is ruled out by at least one hard constraint; the ranking only "
+            "says which one breaks the fewest."
+        )
+    if rec["tie_broken"] and rec["tie_note"]:
+        caveats.append(rec["tie_note"])
+    if not data["probes"]:
+        caveats.append(
+            "Nothing was measured on this machine (--probes none): the verdict rests on the "
+            "profile and the rules alone" + _stood_aside(len(data.get("skipped_rules") or []))
+        )
+    else:
+        for p in data["probes"]:
+            if p.get("status") in ("failed", "timeout"):
+                caveats.append(
+                    f"The {p['id']} probe {STATUS_TEXT[p['status']]} for {name(p['framework'])}, "
+                    "so rules that need that figure stood aside."
+                )
+        if (data.get("environment") or {}).get("noisy"):
+            caveats.append(
+                "The machine was noisy while measuring; small measured gaps may be noise."
+            )
+    superseded = sorted(
+        {
+            r["id"]
+            for r in data["rules"]
+            if any(e.get("status") == "superseded" for e in r["evidence"])
+        }
+    )
+    if superseded:
+        which = (
+            f"Rule {superseded[0]} rests"
+            if len(superseded) == 1
+            else (f"Rules {_and(superseded)} rest")
+        )
+        caveats.append(f"{which} partly on superseded evidence; section 3 shows what replaced it.")
+    return {"chosen": chosen, "runner_up": runner, "caveats": caveats}
+
+
+def _stood_aside(count: int) -> str:
+    if not count:
+        return "."
+    if count == 1:
+        return ", and 1 rule that needs a measurement stood aside."
+    return f", and {count} rules that need measurements stood aside."
+
+
+# --- 9. Appendix --------------------------------------------------------------------------
+
+
+def _yaml_scalar(value: Any) -> str:
+    """A YAML flow value: JSON is valid YAML, with line separators escaped too."""
+    text = json.dumps(value, ensure_ascii=False)
+    for ch in ("\u2028", "\u2029", "\u0085"):
+        text = text.replace(ch, f"\\u{ord(ch):04x}")
+    return text
+
+
+def profile_yaml(profile: dict[str, Any]) -> str:
+    """The profile as YAML, every value filled in, with '# default' where it is the default."""
+    defaults = Profile().model_dump(mode="json")
+    lines: list[str] = []
+
+    def walk(node: dict[str, Any], default: dict[str, Any] | None, indent: str) -> None:
+        for key, value in node.items():
+            dflt = (default or {}).get(key) if isinstance(default, dict) else None
+            if isinstance(value, dict):
+                lines.append(f"{indent}{key}:")
+                walk(value, dflt if isinstance(dflt, dict) else None, indent + "  ")
+            else:
+                mark = (
+                    "  # default"
+                    if default is not None and key in default and dflt == value
+                    else ""
+                )
+                lines.append(f"{indent}{key}: {_yaml_scalar(value)}{mark}")
+
+    walk(profile, defaults, "")
+    return "\n".join(lines)
+
+
+def _environment(env: dict[str, Any]) -> list[dict[str, str]]:
+    """The environment as (item, value) rows, for a table."""
+    if not env:
+        return []
+    rows: list[dict[str, str]] = []
+
+    def add(item: str, value: Any) -> None:
+        if value not in (None, "", [], {}):
+            rows.append({"item": item, "value": str(value)})
+
+    add("Operating system", env.get("os"))
+    add("Python", env.get("python"))
+    cpu = env.get("cpu") or {}
+    if isinstance(cpu, dict):
+        cores = cpu.get("cores")
+        logical = cpu.get("logical_cpus")
+        count = f" ({cores} cores, {logical} logical CPUs)" if cores or logical else ""
+        add("CPU", f"{cpu.get('model') or 'unknown'}{count}")
+        flags = cpu.get("flags") or []
+        if isinstance(flags, list) and flags:
+            shown = ", ".join(str(f) for f in flags[:24])
+            add(
+                "CPU features", shown + (f", and {len(flags) - 24} more" if len(flags) > 24 else "")
+            )
+    if env.get("memory_gb") is not None:
+        add("Memory", f"{fmt_num(env['memory_gb'])} GB")
+    accel = env.get("accelerator") or {}
+    if isinstance(accel, dict) and accel:
+        names = ", ".join(str(n) for n in accel.get("names") or [])
+        kind = accel.get("kind") or "cpu"
+        if kind == "cpu" or not accel.get("count"):
+            add("Accelerator", "none (CPU only)")
+        else:
+            label = HARDWARE_LABELS.get(kind, kind)
+            add("Accelerator", f"{accel['count']} x {label}" + (f" ({names})" if names else ""))
+    for fw, info in (env.get("frameworks") or {}).items():
+        if not isinstance(info, dict):
+            continue
+        if info.get("installed"):
+            devices = info.get("devices")
+            devices_text = ", ".join(map(str, devices)) if isinstance(devices, list) else devices
+            add(
+                name(fw),
+                f"{info.get('version') or 'unknown version'}"
+                + (f" on {devices_text}" if devices_text else ""),
+            )
+        else:
+            add(name(fw), "not installed")
+    add("Threads", env.get("threads"))
+    env_vars = env.get("env_vars") or {}
+    if isinstance(env_vars, dict) and env_vars:
+        add("Environment variables", ", ".join(f"{k}={v}" for k, v in sorted(env_vars.items())))
+    add("Benchmark index", env.get("benchmark_index"))
+    return rows
+
+
+def _probe_method(data: dict[str, Any]) -> list[dict[str, str]]:
+    """Each probe's parameters, one row per probe and framework that ran."""
+    rows = []
+    for p in sorted(data["probes"], key=_probe_sort_key):
+        params = p.get("params") or {}
+        text = ", ".join(f"{k}={_param(v)}" for k, v in params.items())
+        seconds = p.get("seconds")
+        rows.append(
+            {
+                "probe": p.get("id", "?"),
+                "framework": name(p.get("framework")),
+                "status": STATUS_TEXT.get(p.get("status", ""), str(p.get("status"))),
+                "params": text,
+                "seconds": fmt_num(seconds) if isinstance(seconds, (int, float)) else "",
+            }
+        )
+    return rows
+
+
+def _param(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_param(v) for v in value) + "]"
+    if isinstance(value, float):
+        return fmt_num(value)
+    return str(value)
