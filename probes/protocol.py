@@ -1,0 +1,68 @@
+"""The child-to-parent stream: one JSON object per line, appended to a file.
+
+A line is written and flushed as soon as a probe finishes, so a child that dies
+later still leaves its completed results behind.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+
+class EventWriter:
+    """Appends events to the stream file (child side)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - lives as long as the child
+
+    def emit(self, event: dict[str, Any]) -> None:
+        self._handle.write(json.dumps(_clean(event), allow_nan=False) + "\n")
+        self._handle.flush()
+
+
+class EventReader:
+    """Reads whole new lines from the stream file (parent side); ignores garbage."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._path = Path(path)
+        self._offset = 0
+        self._partial = b""
+
+    def read_new(self) -> list[dict[str, Any]]:
+        try:
+            with open(self._path, "rb") as handle:
+                handle.seek(self._offset)
+                chunk = handle.read()
+        except OSError:
+            return []
+        self._offset += len(chunk)
+        data = self._partial + chunk
+        lines = data.split(b"\n")
+        self._partial = lines.pop()
+        events = []
+        for line in lines:
+            try:
+                event = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                continue
+            if isinstance(event, dict) and isinstance(event.get("event"), str):
+                events.append(event)
+        return events
+
+
+def _clean(value: Any) -> Any:
+    """Make a value strict-JSON: NaN/inf become None, tuples lists, unknown types strings."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, (str, int, bool)) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if hasattr(value, "item"):  # numpy and framework scalars
+        return _clean(value.item())
+    return str(value)
