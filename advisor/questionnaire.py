@@ -195,6 +195,8 @@ class Question:
     def parse(self, raw: str) -> Any:
         """Turn typed text into a validated value (JSON form), or raise AnswerError."""
         text = raw.strip()
+        if any(ord(char) < 32 or ord(char) == 127 for char in text):
+            raise AnswerError("the answer holds control characters or is not UTF-8 text")
         if self.kind == "choice":
             value: Any = self._pick(text)
         elif self.kind == "multi":
@@ -582,8 +584,9 @@ class Terminal:
     def read(self, prompt: str) -> str:
         """Show ``prompt`` and read one line; EOF stops the questionnaire."""
         click.echo(prompt, file=self.out, nl=False)
+        stream = self._stdin or sys.stdin
         try:
-            line = (self._stdin or sys.stdin).readline()
+            line = _read_line(stream)
         except KeyboardInterrupt:
             click.echo("", file=self.out)
             raise
@@ -593,6 +596,22 @@ class Terminal:
                 "input ended before the questionnaire was finished; nothing was written"
             )
         return line.rstrip("\r\n")
+
+
+def _read_line(stream: TextIO) -> str:
+    """One line; bytes that are not text become NUL, which every question refuses.
+
+    Reading the bytes line by line (where the stream has them) keeps one bad line
+    from swallowing the lines after it.
+    """
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None or not hasattr(buffer, "readline"):
+        return stream.readline()
+    raw = buffer.readline()
+    try:
+        return raw.decode(getattr(stream, "encoding", None) or "utf-8")
+    except UnicodeDecodeError:
+        return "\x00\n"
 
 
 # --------------------------------------------------------------------------- a session
@@ -809,8 +828,10 @@ def _atoms(condition: Condition) -> Iterator[Compare]:
         yield from _atoms(condition.part)
 
 
-def _candidates(question: Question, atoms: list[Compare], default: Any) -> list[Any]:
-    """Values of a deciding question, one per distinct outcome of the conditions on it."""
+def _candidates(
+    question: Question, atoms: list[Compare], context: dict[str, Any]
+) -> list[Any]:
+    """Valid values of a deciding question, one per distinct outcome of the conditions on it."""
     if question.kind == "choice":
         pool: list[Any] = [v for v, _ in question.choices]
     elif question.kind == "multi":
@@ -829,7 +850,11 @@ def _candidates(question: Question, atoms: list[Compare], default: Any) -> list[
     else:
         pool = [a.value for a in atoms]
     seen: dict[tuple[Any, ...], Any] = {}
-    for value in [default, *pool]:
+    for value in [context[question.path], *pool]:
+        try:
+            question.check(value, context)
+        except AnswerError:
+            continue
         signature = tuple(atom.evaluate({question.path: value}) for atom in atoms)
         seen.setdefault(signature, value)
     return list(seen.values())
@@ -860,11 +885,7 @@ def path_lengths(questions: QuestionSet | None = None) -> dict[str, int]:
         if question.path not in deciding:
             explore(index + 1, context, count + 1)
             return
-        for value in _candidates(question, deciding[question.path], context[question.path]):
-            try:
-                question.check(value, context)
-            except AnswerError:
-                continue
+        for value in _candidates(question, deciding[question.path], context):
             explore(index + 1, {**context, question.path: value}, count + 1)
 
     explore(0, flatten(base), 0)

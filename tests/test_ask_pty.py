@@ -137,6 +137,9 @@ def _totals(text: str) -> list[str]:
 def test_help_and_invalid_input_are_reasked_with_the_reason(tmp_path: Path) -> None:
     person = Person("ask", cwd=tmp_path)
     assert person.next_question() == "project.name"
+    os.write(person.child.child_fd, b"caf\xe9\n")  # Latin-1 bytes from an odd terminal
+    person.child.expect("Invalid answer: the answer holds control characters or is not UTF-8")
+    person.child.expect(PROMPT)
     person.child.sendline("?")
     person.child.expect("A name for the report.")
     person.child.expect(r"Answer \[Unnamed project\]: ")

@@ -178,6 +178,7 @@ def test_parsing_answers(qs) -> None:
         ("priorities.raw_performance", "9", "less than or equal to 5"),
         ("team.size", "two", "valid integer"),
         ("team.numpy", "maybe", "answer y or n"),
+        ("project.name", "bad\x1b[2Jname", "control characters"),
     ],
 )
 def test_invalid_answers_give_the_reason(qs, path: str, raw: str, reason: str) -> None:
@@ -190,6 +191,18 @@ def test_a_validator_rejects_an_empty_training_hardware_list(qs) -> None:
     with pytest.raises(AnswerError, match="at least one"):
         question.check([], flatten(qs.base()))
     question.check(["cpu"], flatten(qs.base()))
+
+
+def test_undecodable_input_is_reasked() -> None:
+    raw = io.TextIOWrapper(io.BytesIO(b"caf\xe9\nCafe\n"), encoding="utf-8")
+    out = io.StringIO()
+    question = by_path(load_questions(), "project.name")
+    from advisor.questionnaire import Session
+
+    qs = load_questions()
+    session = Session(qs, qs.base(), Terminal(stdin=raw, out=out), revising=False)
+    assert session.ask(question, 1, 1, flatten(qs.base())) == "Cafe"
+    assert "not UTF-8 text" in out.getvalue()
 
 
 def test_human_counts() -> None:
