@@ -40,12 +40,13 @@ class Person:
             command = " ".join(shlex.quote(a) for a in [*ADVISOR, *args])
             self.child = pexpect.spawn(
                 "/bin/sh", ["-c", f"exec {command} > {shlex.quote(shell_redirect)}"],
-                cwd=str(cwd), env=env, encoding="utf-8", timeout=15, dimensions=(50, 140),
+                cwd=str(cwd), env=env, encoding="utf-8", codec_errors="replace", timeout=15,
+                dimensions=(50, 140),
             )
         else:
             self.child = pexpect.spawn(
                 ADVISOR[0], [*ADVISOR[1:], *args], cwd=str(cwd), env=env, encoding="utf-8",
-                timeout=15, dimensions=(50, 140),
+                codec_errors="replace", timeout=15, dimensions=(50, 140),
             )
         self.child.logfile_read = self.log
         self.child.delaybeforesend = None  # we always wait for the prompt before typing
