@@ -36,9 +36,8 @@ def ask(output: str | None, force: bool, from_path: str | None, defaults: bool) 
     base = load_profile(from_path) if from_path else None
     if not defaults and not sys.stdin.isatty():
         raise InputError(
-            "stdin is not a terminal, so there is nobody to answer; pass --defaults to take "
-            "every default (with --from PROFILE to start from a profile)",
-            field="ask",
+            "stdin is not a terminal, so nobody can answer the questions; pass --defaults to "
+            "take every default (with --from PROFILE to start from a profile)"
         )
     profile = run_questionnaire(base=base, defaults=defaults, verb="Write" if output else "Use")
     emit(profile_yaml(profile), output, force=force)

@@ -21,6 +21,7 @@ from advisor.profile_io import load_profile
 from advisor.questionnaire import load_questions, path_lengths, profile_yaml
 
 pexpect = pytest.importorskip("pexpect")
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
 _SCRIPT = Path(sys.executable).with_name("advisor")
 ADVISOR = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "advisor"]
