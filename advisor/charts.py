@@ -29,7 +29,7 @@ def nice_max(values: Sequence[float]) -> float:
     magnitude = 10 ** math.floor(math.log10(top))
     for step in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
         if step * magnitude >= top * 1.05:
-            return step * magnitude
+            return round(step * magnitude, 12)
     return 10 * magnitude
 
 
@@ -57,7 +57,7 @@ def mermaid_bar(
 def mermaid_pie(title: str, labels: Sequence[str], values: Sequence[float]) -> str:
     """A Mermaid ``pie`` chart in a fenced block; zero slices are left out."""
     lines = ["```mermaid", "pie showData", f"    title {mermaid_label(title)[1:-1]}"]
-    for label, value in zip(labels, values):
+    for label, value in zip(labels, values, strict=True):
         if float(value) > 0:
             lines.append(f"    {mermaid_label(label)} : {_number(value)}")
     lines.append("```")

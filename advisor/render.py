@@ -142,12 +142,12 @@ class ReportSandbox(SandboxedEnvironment):
             raise SecurityError(f"exponent {right} is too large (limit {MAX_EXPONENT})")
         if operator == "*":
             for seq, count in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(count, int):
-                    if len(seq) * count > MAX_SEQUENCE_PRODUCT:
-                        raise SecurityError(
-                            f"'*' would build a sequence of {len(seq) * count} items "
-                            f"(limit {MAX_SEQUENCE_PRODUCT})"
-                        )
+                sized = isinstance(seq, (str, list, tuple)) and isinstance(count, int)
+                if sized and len(seq) * count > MAX_SEQUENCE_PRODUCT:
+                    raise SecurityError(
+                        f"'*' would build a sequence of {len(seq) * count} items "
+                        f"(limit {MAX_SEQUENCE_PRODUCT})"
+                    )
         return super().call_binop(context, operator, left, right)
 
 
@@ -258,10 +258,14 @@ def tidy_markdown(text: str) -> str:
                     continue
             else:
                 blank = 0
-        elif match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
-            if not line.strip().strip(fence[0]):
-                fence = None
-                blank = 0
+        elif (
+            match
+            and match.group(1)[0] == fence[0]
+            and len(match.group(1)) >= len(fence)
+            and not line.strip().strip(fence[0])
+        ):
+            fence = None
+            blank = 0
         out.append(line)
     return "\n".join(out).strip("\n") + "\n"
 

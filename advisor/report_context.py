@@ -960,10 +960,17 @@ def _stood_aside(count: int) -> str:
 
 
 def _yaml_scalar(value: Any) -> str:
-    """A YAML flow value: JSON is valid YAML, with line separators escaped too."""
+    """A YAML flow value (JSON is valid YAML). In strings, line separators and braces are
+    escaped as \\uXXXX, which YAML reads back, so no template engine sees '{{' or '{%'."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_yaml_scalar(v) for v in value) + "]"
+    if isinstance(value, dict):
+        items = (f"{_yaml_scalar(str(k))}: {_yaml_scalar(v)}" for k, v in value.items())
+        return "{" + ", ".join(items) + "}"
     text = json.dumps(value, ensure_ascii=False)
-    for ch in ("\u2028", "\u2029", "\u0085"):
-        text = text.replace(ch, f"\\u{ord(ch):04x}")
+    if isinstance(value, str):
+        for ch in ("\u2028", "\u2029", "\u0085", "{", "}"):
+            text = text.replace(ch, f"\\u{ord(ch):04x}")
     return text
 
 

@@ -1,0 +1,113 @@
+"""`--template PATH`: a user's template renders in a sandbox, and every failure is exit 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from advisor.engine import decide
+from advisor.errors import InputError
+from advisor.profile_io import load_profile
+from advisor.render import render_report
+from advisor.rules import load_ruleset
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PROFILE = FIXTURES / "report_injection.yaml"
+
+
+def _render(template: Path, fmt: str = "markdown") -> str:
+    profile = load_profile(str(PROFILE))
+    decision = decide(profile, None, load_ruleset([]), with_sensitivity=False)
+    return render_report(decision, profile, None, fmt=fmt, template=str(template))
+
+
+def _template(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "custom.md.j2"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_custom_template_renders_the_report_data(tmp_path: Path) -> None:
+    path = _template(
+        tmp_path,
+        "# {{ profile.project.name | md }}\n"
+        "{{ recommendation.name }} {{ ranking | map(attribute='score') | list | length }}\n"
+        "{% for c in report.claims %}{{ c.id }} {% endfor %}\n"
+        "{{ report.verdict }}\n",
+    )
+    out = _render(path)
+    assert out.startswith("# Demo \\| \\<b>bold\\</b> \\{\\{ 7\\*7 \\}\\}")
+    assert "A-MATMUL A-GRAD A-JIT A-PERF" in out
+    assert "Build on " in out
+
+
+def test_custom_html_template_autoescapes(tmp_path: Path) -> None:
+    path = _template(tmp_path, "<h1>{{ profile.project.name }}</h1>\n")
+    out = _render(path, fmt="html")
+    assert "<b>" not in out and "{{" not in out
+    assert "&lt;b&gt;bold&lt;/b&gt;" in out
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "words"),
+    [
+        ("{{ ''.__class__.__mro__ }}\n", 1, "sandbox"),
+        ("ok\n\n{{ recommendation.__class__ }}\n", 3, "sandbox"),
+        ("{{ ranking.__len__() }}\n", 1, "sandbox"),
+        ("{{ cycler.__init__.__globals__ }}\n", 1, "sandbox"),
+        ("{{ (1).__class__.__base__.__subclasses__() }}\n", 1, "sandbox"),
+        ("{{ lipsum.__globals__['os'] }}\n", 1, None),
+        ("{{ 'a' * 100000000 }}\n", 1, "sandbox"),
+        ("{{ 10 ** 100000000 }}\n", 1, "sandbox"),
+        ("line one\n{{ no_such_thing }}\n", 2, "undefined"),
+        ("{{ recommendation.no_such_field }}\n", 1, "undefined"),
+        ("{% if %}\n", 1, "syntax"),
+        ("a\nb\n{% for x in ranking %}\n", None, "syntax"),
+        ("{{ 1 / 0 }}\n", 1, "ZeroDivisionError"),
+        ('{% include "/etc/passwd" %}\n', 1, "cannot extend, include or import"),
+        ('{% extends "report.md.j2" %}\n', 1, "cannot extend, include or import"),
+        ('{% import "report.md.j2" as r %}\n', 1, "cannot extend, include or import"),
+        ('{% from "x" import y %}\n', 1, "cannot extend, include or import"),
+    ],
+)
+def test_bad_templates_are_input_errors(
+    tmp_path: Path, source: str, line: int | None, words: str | None
+) -> None:
+    path = _template(tmp_path, source)
+    with pytest.raises(InputError) as info:
+        _render(path)
+    err = info.value
+    assert err.path == str(path)
+    if line is not None:
+        assert err.line == line, str(err)
+    if words:
+        assert words in str(err)
+    assert "\n" not in str(err)
+
+
+def test_missing_and_binary_templates(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        _render(tmp_path / "nope.j2")
+    binary = tmp_path / "bin.j2"
+    binary.write_bytes(b"\xff\xfe\x00abc")
+    with pytest.raises(InputError, match="UTF-8"):
+        _render(binary)
+
+
+def test_template_with_json_is_refused(tmp_path: Path) -> None:
+    profile = load_profile(str(PROFILE))
+    decision = decide(profile, None, load_ruleset([]), with_sensitivity=False)
+    with pytest.raises(InputError, match="--format json"):
+        render_report(decision, profile, None, fmt="json", template=str(_template(tmp_path, "x")))
+
+
+def test_cli_template_errors_exit_2_without_traceback(cli, tmp_path: Path) -> None:
+    path = _template(tmp_path, "fine\n{{ ''.__class__ }}\n")
+    code, out, err = cli("recommend", str(PROFILE), "--probes", "none", "--template", str(path))
+    assert code == 2
+    assert f"{path}:2:" in err and "Traceback" not in err + out
+    good = _template(tmp_path, "{{ recommendation.framework }}\n")
+    code, out, _ = cli("recommend", str(PROFILE), "--probes", "none", "--template", str(good))
+    assert code == 0
+    assert out.strip() in ("pytorch", "jax", "tensorflow")

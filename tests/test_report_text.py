@@ -1,0 +1,137 @@
+"""The escaping and formatting filters behind the report."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from advisor.charts import mermaid_bar, mermaid_pie, nice_max
+from advisor.markdown_text import (
+    fmt_num,
+    fmt_pct,
+    html_text,
+    md_block,
+    md_code,
+    md_fence,
+    md_inline,
+    md_link,
+    mermaid_label,
+    safe_url,
+)
+
+MD = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough")
+# Printable ASCII plus a little Unicode: every Markdown, HTML and template special.
+TEXT = st.text(
+    alphabet=st.sampled_from(
+        list(" !\"#$%&'()*+,-./0123456789:;<=>?@[\\]^_`{|}~abcXYZ\u00e9\u4e2d")
+    ),
+    max_size=60,
+)
+
+
+def _inline_children(markdown: str) -> list:
+    tokens = MD.parse(markdown)
+    inline = [t for t in tokens if t.type == "inline"]
+    return [c for t in inline for c in t.children or []]
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT)
+def test_md_inline_round_trips_as_plain_text(text: str) -> None:
+    """Escaped text renders as exactly the original characters, with no markup at all."""
+    expected = " ".join(text.split())
+    escaped = md_inline(text)
+    for where in (escaped, f"x {escaped}", f"# {escaped}", f"- {escaped}"):
+        children = _inline_children(where)
+        assert all(c.type == "text" for c in children), (where, [c.type for c in children])
+    block = [t.type for t in MD.parse(escaped)]
+    if expected:
+        assert block == ["paragraph_open", "inline", "paragraph_close"], (escaped, block)
+        assert "".join(c.content for c in _inline_children(escaped)) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(TEXT)
+def test_md_inline_keeps_table_cells(text: str) -> None:
+    table = f"| a | b |\n|---|---|\n| {md_inline(text)} | {md_code(text)} |\n"
+    tokens = MD.parse(table)
+    cells = [t for t in tokens if t.type == "td_open"]
+    assert len(cells) == 2
+    assert len(re.findall(r"(?<!\\)\|", table.split("\n")[2])) == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(TEXT, max_size=5))
+def test_md_block_stays_one_quote(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    tokens = MD.parse(md_block(text) or ">")
+    types = {t.type for t in tokens}
+    assert types <= {
+        "blockquote_open",
+        "blockquote_close",
+        "paragraph_open",
+        "paragraph_close",
+        "inline",
+    }
+
+
+@settings(max_examples=200, deadline=None)
+@given(TEXT)
+def test_code_span_and_fence_hold_text_verbatim(text: str) -> None:
+    children = _inline_children(md_code(text))
+    expected = " ".join(text.split())
+    if expected.strip():
+        assert [c.type for c in children] == ["code_inline"]
+        assert children[0].content.strip() == expected.replace("|", "\\|").strip()
+    fenced = md_fence(text + "\n```\n~~~\n" + text, "python")
+    tokens = MD.parse(fenced)
+    assert [t.type for t in tokens] == ["fence"]
+
+
+def test_md_inline_examples() -> None:
+    assert md_inline("a | b") == "a \\| b"
+    assert md_inline("<b>x</b>") == "\\<b>x\\</b>"
+    assert md_inline("{{ 7*7 }}") == "\\{\\{ 7\\*7 \\}\\}"
+    assert md_inline("{% if x %}") == "\\{\\% if x %\\}"
+    assert md_inline("1. item") == "1\\. item"
+    assert md_inline("0.1.0") == "0.1.0"
+    assert md_inline("PyTorch's >99%") == "PyTorch's >99%"
+    assert md_inline("line\nbreak") == "line break"
+    assert md_inline(None) == ""
+
+
+def test_links_only_http() -> None:
+    assert safe_url("javascript:alert(1)") == ""
+    assert safe_url("https://x.org/a b(c)") == "https://x.org/a%20b%28c%29"
+    assert md_link("t", "data:text/html,x") == "t"
+    assert md_link("a]b", "https://x.org") == "[a\\]b](https://x.org)"
+
+
+def test_html_text_encodes_braces_and_tags() -> None:
+    assert str(html_text("<i>{{x}}</i>")) == "&lt;i&gt;&#123;&#123;x&#125;&#125;&lt;/i&gt;"
+
+
+def test_numbers() -> None:
+    assert fmt_num(0.0059) == "0.00590"
+    assert fmt_num(155.3) == "155"
+    assert fmt_num(15523.4) == "15,523"
+    assert fmt_num(2.94) == "2.94"
+    assert fmt_num(None) == "n/a"
+    assert fmt_num(0) == "0"
+    assert fmt_pct(1.0) == "100%" and fmt_pct(0.999) == ">99%" and fmt_pct(0.001) == "<1%"
+    assert fmt_pct(0.0) == "0%" and fmt_pct(0.5) == "50%"
+
+
+def test_mermaid_labels_cannot_break_out() -> None:
+    label = mermaid_label('a"] ; bar [1] %% <b>{x}</b>')
+    assert label.startswith('"') and label.endswith('"') and label.count('"') == 2
+    assert not set(label[1:-1]) & set('"[]<>{};|`#\\')
+    chart = mermaid_bar("T", ['x"]'], [1.5], "y")
+    assert chart.splitlines()[1] == "xychart-beta"
+    assert '    x-axis ["x"]' in chart
+    pie = mermaid_pie("P", ["a", "b"], [70, 0])
+    assert '"a" : 70' in pie and '"b"' not in pie
+    assert nice_max([155, 156]) == 200 and nice_max([0.5]) == 0.6
