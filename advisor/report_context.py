@@ -851,7 +851,18 @@ def _flip_text(flip: dict[str, Any] | None) -> str | None:
     if flip["kind"] == "priority":
         field = flip["path"].split(".", 1)[-1].replace("_", " ")
         return f"set the priority '{field}' from {flip['from_value']} to {flip['to_value']}"
-    return str(flip["description"])
+    old, new = flip["from_value"], flip["to_value"]
+    if isinstance(old, list) or isinstance(new, list):
+        return str(flip["description"])  # "add 'x' to ..." / "remove 'x' from ..."
+    return f"change {flip['path']} from {_answer(old)} to {_answer(new)}"
+
+
+def _answer(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return fmt_num(value)
+    return str(value)
 
 
 def _changes(data: dict[str, Any]) -> dict[str, Any]:

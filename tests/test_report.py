@@ -59,6 +59,7 @@ def render(
     probes: dict[str, Any] | None = None,
     fmt: str = "markdown",
     level: str | None = None,
+    shown_path: str | None = None,
 ) -> str:
     profile = load_profile(str(profile_path))
     decision = decide(profile, facts_from_probes(probes), load_ruleset([]))
@@ -67,7 +68,7 @@ def render(
         profile,
         probes,
         fmt=fmt,
-        profile_path=str(profile_path),
+        profile_path=shown_path or str(profile_path),
         probe_level=level or ("quick" if probes else "none"),
     )
 
@@ -232,11 +233,10 @@ GOLDEN_CASES = [pytest.param(e, id=e) for e in EXAMPLES] + [
 
 def _golden_render(name: str, fmt: str) -> str:
     """What `advisor recommend --example NAME --probes none` prints (or the fixture's)."""
-    path = _profile_path(name) if name in EXAMPLES else FIXTURES / f"{name}.yaml"
-    text = render(path, fmt=fmt)
-    if name not in EXAMPLES:  # a fixture's path is relative to wherever pytest runs
-        text = text.replace(str(path), f"tests/fixtures/{name}.yaml")
-    return text
+    if name in EXAMPLES:
+        return render(_profile_path(name), fmt=fmt)
+    # a fixture is shown by its repository path, wherever pytest runs from
+    return render(FIXTURES / f"{name}.yaml", fmt=fmt, shown_path=f"tests/fixtures/{name}.yaml")
 
 
 @pytest.mark.parametrize("fmt", ["md", "html"])
