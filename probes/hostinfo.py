@@ -19,7 +19,9 @@ INTERESTING_FLAGS = (
     "avx512_bf16", "avx512_fp16", "avx_vnni", "amx_tile", "amx_bf16", "amx_int8", "amx_fp16",
     "asimd", "sve", "sve2", "bf16", "i8mm",
 )
-ENV_PREFIXES = ("JAX_", "XLA_", "TF_", "OMP_", "MKL_", "KMP_", "OPENBLAS_", "TORCH", "PYTORCH_",
+ENV_PREFIXES = ("JAX_", "XLA_", "OMP_", "MKL_", "KMP_", "OPENBLAS_", "TORCH", "PYTORCH_",
+                "TF_CPP_", "TF_ENABLE_", "TF_XLA_", "TF_GPU_", "TF_FORCE_", "TF_NUM_",
+                "TF_DETERMINISTIC_OPS", "TF_USE_LEGACY_KERAS", "KERAS_BACKEND",
                 "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
                 "NCCL_", "TPU_", "ADVISOR_PROBE_")
 SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "KEY", "CREDENTIAL")

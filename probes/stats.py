@@ -45,6 +45,11 @@ def exact(value: float, unit: str) -> Metric:
     return {"median": float(value), "iqr": 0.0, "n": 1, "unit": unit}
 
 
+def single(value: float, unit: str) -> Metric:
+    """One measured duration or count (n=1, so no spread), rounded like the others."""
+    return {"median": round_sig(float(value)), "iqr": 0.0, "n": 1, "unit": unit}
+
+
 def ratio(numerator: Metric, denominator: Metric, unit: str) -> Metric:
     """numerator/denominator of two medians; the IQR is propagated in relative terms."""
     num, den = float(numerator["median"]), float(denominator["median"])

@@ -26,7 +26,7 @@ def matmul_check(product: np.ndarray) -> dict[str, object]:
     c = np.asarray(product, dtype=np.float64)
     n = c.shape[0]
     values = [c[0, 0], c[n // 3, n // 2], c[-1, -1], float(np.linalg.norm(c))]
-    return {"name": "matmul fp32: C[0,0], C[n/3,n/2], C[-1,-1], ||C||",
+    return {"name": "matmul fp32: C[0,0], C[n/3,n/2], C[-1,-1] and the norm of C",
             "values": [float(v) for v in values], "scale": float(np.sqrt(n)), "rtol": 1e-3}
 
 
