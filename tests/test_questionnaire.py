@@ -440,3 +440,16 @@ def test_ask_from_a_bad_profile_is_exit_2(cli, tmp_path: Path) -> None:
     source.write_text("purpos: research\n")
     code, _, err = cli("ask", "--from", str(source), "--defaults")
     assert code == 2 and "did you mean 'purpose'" in err
+
+
+def test_every_bundled_example_survives_a_revision_unchanged() -> None:
+    from advisor.profile_io import list_examples
+
+    examples = list_examples()
+    if not examples:
+        pytest.skip("no bundled examples yet")
+    for example in examples:
+        profile = load_profile(example.path)
+        revised, _ = _session([*_enter_all(40), "y"], base=profile)
+        assert revised == profile, example.name
+        assert run_questionnaire(base=profile, defaults=True) == profile, example.name
