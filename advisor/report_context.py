@@ -351,6 +351,7 @@ def _measurements(data: dict[str, Any], index: dict[tuple[str, str], dict[str, A
     env = data.get("environment") or {}
     rows = []
     warnings: list[str] = []
+    noisy: dict[str, list[str]] = {}
     for p in probes:
         status = p.get("status", "failed")
         if status != "ok":
@@ -396,16 +397,21 @@ def _measurements(data: dict[str, Any], index: dict[tuple[str, str], dict[str, A
                 }
             )
         if p.get("noisy"):
-            warnings.append(
-                f"The {p['id']} probe for {name(p['framework'])} was noisy: its repeated timings "
-                "disagree, so treat its figures as rough."
-            )
-    if env.get("noisy"):
+            noisy.setdefault(p["id"], []).append(name(p["framework"]))
+    if noisy:
+        which = "; ".join(f"the {pid} probe for {_and(fws)}" for pid, fws in noisy.items())
+        warnings.insert(
+            0,
+            f"Noisy figures from {which}: their repeated timings spread widely, so treat "
+            "them as rough.",
+        )
+    env_warnings = [_sentence(w) for w in env.get("warnings") or []]
+    if env.get("noisy") and not env_warnings:
         warnings.append(
             "The machine was busy or unsteady while measuring (other processes, frequency "
             "scaling or a shared VM); rerun on an idle machine before trusting small differences."
         )
-    warnings.extend(str(w) for w in env.get("warnings") or [])
+    warnings.extend(env_warnings)
     cache = data.get("probe_cache")
     return {
         "ran": bool(probes),
@@ -418,6 +424,15 @@ def _measurements(data: dict[str, Any], index: dict[tuple[str, str], dict[str, A
         "moved": data.get("measured_facts_moved", []),
         "skipped_rules": data.get("skipped_rules", []),
     }
+
+
+def _sentence(text: Any) -> str:
+    """Capitalise the first letter and end with a full stop."""
+    value = str(text).strip()
+    if not value:
+        return value
+    value = value[0].upper() + value[1:]
+    return value if value[-1] in ".!?" else value + "."
 
 
 def _compile_rows(index: dict[tuple[str, str], dict[str, Any]]) -> list[dict[str, Any]]:
@@ -540,7 +555,13 @@ def _matmul_seconds(index: dict, fw: str) -> dict[str, Any] | None:
     if not rate or rate["median"] <= 0:
         return None
     params = index[("matmul", fw)].get("params") or {}
-    size = params.get("n") or params.get("size") or ARTICLE_MATMUL_SIZE
+    shape = params.get("shape")
+    size = (
+        params.get("n")
+        or params.get("size")
+        or (shape[0] if isinstance(shape, list) and shape else None)
+        or ARTICLE_MATMUL_SIZE
+    )
     flops = 2.0 * float(size) ** 3
     median = flops / (rate["median"] * 1e9)
     iqr = median * float(rate.get("iqr") or 0) / rate["median"]
@@ -636,7 +657,20 @@ def _claim_matmul(data: dict[str, Any], index: dict) -> dict[str, Any]:
             f"article ({times})."
         )
     claim["ratio"] = ratio
+    claim["finding"] += _noise_note(data, "matmul", ("jax", "pytorch"))
     return claim
+
+
+def _noise_note(data: dict[str, Any], probe: str, frameworks: tuple[str, ...]) -> str:
+    """A warning to append to a finding when its figures came from a noisy run."""
+    noisy = bool((data.get("environment") or {}).get("noisy")) or any(
+        p.get("noisy")
+        for p in data["probes"]
+        if p.get("id") == probe and p.get("framework") in frameworks
+    )
+    return (
+        " The run was noisy, so confirm on an idle machine before relying on it." if noisy else ""
+    )
 
 
 def _claim_grad(data: dict[str, Any], index: dict) -> dict[str, Any]:
@@ -839,6 +873,13 @@ def _claim_perf(data: dict[str, Any], index: dict) -> dict[str, Any]:
         f"{lead}: JAX reaches {_and(parts)} (above 1x means JAX is faster), where the "
         f"article says {low:g}-{high:g}x."
     )
+    measured = {r["measure"] for r in claim["rows"]}
+    used = [probe for probe, _metric_name, label in pairs if label in measured]
+    for probe in used:
+        note = _noise_note(data, probe, ("jax", "pytorch"))
+        if note:
+            claim["finding"] += note
+            break
     return claim
 
 
@@ -1048,7 +1089,10 @@ def _environment(env: dict[str, Any]) -> list[dict[str, str]]:
             continue
         if info.get("installed"):
             devices = info.get("devices")
-            devices_text = ", ".join(map(str, devices)) if isinstance(devices, list) else devices
+            if isinstance(devices, list):
+                devices_text = ", ".join(_device(d) for d in devices)
+            else:
+                devices_text = _plain(devices) if devices else ""
             add(
                 name(fw),
                 f"{info.get('version') or 'unknown version'}"
@@ -1056,12 +1100,44 @@ def _environment(env: dict[str, Any]) -> list[dict[str, str]]:
             )
         else:
             add(name(fw), "not installed")
-    add("Threads", env.get("threads"))
+    threads = env.get("threads")
+    add("Threads", _plain(threads) if threads not in (None, "", {}) else None)
     env_vars = env.get("env_vars") or {}
     if isinstance(env_vars, dict) and env_vars:
         add("Environment variables", ", ".join(f"{k}={v}" for k, v in sorted(env_vars.items())))
-    add("Benchmark index", env.get("benchmark_index"))
+    index = env.get("benchmark_index")
+    if isinstance(index, (int, float)) and not isinstance(index, bool):
+        add("Benchmark index", f"{fmt_num(index)} (a plain-Python loop rate: higher is faster)")
+    elif index not in (None, "", {}):
+        add("Benchmark index", _plain(index))
     return rows
+
+
+def _device(device: Any) -> str:
+    """A device record as its name (or kind)."""
+    if isinstance(device, dict):
+        return str(device.get("name") or device.get("kind") or _plain(device))
+    return str(device)
+
+
+def _plain(value: Any) -> str:
+    """Nested data as short text: 'a 1, b (c 2, d 3)'; lists joined with commas."""
+    if isinstance(value, dict):
+        parts = []
+        for k, v in value.items():
+            label = name(k) if k in FRAMEWORKS else str(k).replace("_", " ")
+            inner = _plain(v)
+            parts.append(f"{label} ({inner})" if isinstance(v, dict) else f"{label} {inner}")
+        return ", ".join(parts)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_plain(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return fmt_num(value)
+    if value == "":
+        return "(empty)"
+    return str(value)
 
 
 def _probe_method(data: dict[str, Any]) -> list[dict[str, str]]:
@@ -1069,7 +1145,9 @@ def _probe_method(data: dict[str, Any]) -> list[dict[str, str]]:
     rows = []
     for p in sorted(data["probes"], key=_probe_sort_key):
         params = p.get("params") or {}
-        text = ", ".join(f"{k}={_param(v)}" for k, v in params.items())
+        text = ", ".join(
+            f"{k}={_param(v)}" for k, v in params.items() if v not in (None, "", [], {})
+        )
         seconds = p.get("seconds")
         rows.append(
             {
@@ -1085,7 +1163,11 @@ def _probe_method(data: dict[str, Any]) -> list[dict[str, str]]:
 
 def _param(value: Any) -> str:
     if isinstance(value, (list, tuple)):
+        if len(value) == 2 and all(isinstance(v, int) for v in value):
+            return f"{value[0]}x{value[1]}"  # a shape
         return "[" + ", ".join(_param(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "(" + _plain(value) + ")"
     if isinstance(value, float):
         return fmt_num(value)
     return str(value)
