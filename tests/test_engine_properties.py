@@ -69,7 +69,9 @@ def _strategy(model: type[BaseModel], prefix: str = "") -> st.SearchStrategy[dic
             optional[name] = _strategy(annotation, path + ".")
         elif typing.get_origin(annotation) is list:
             item = typing.get_args(annotation)[0]
-            optional[name] = st.lists(st.sampled_from([m.value for m in item]), unique=True, max_size=4)
+            optional[name] = st.lists(
+                st.sampled_from([m.value for m in item]), unique=True, max_size=4
+            )
         elif isinstance(annotation, type) and issubclass(annotation, Enum):
             optional[name] = st.sampled_from([m.value for m in annotation])
         elif annotation is bool:

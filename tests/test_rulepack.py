@@ -101,7 +101,9 @@ def test_probe_aware_rules_stand_aside_without_measurements() -> None:
         for profile in (Profile(), Profile.model_validate(example)):
             result = rule.condition.evaluate(build_context(profile, Facts()))
             assert result is not True, rule.id
-        assert rule.condition.evaluate(build_context(Profile.model_validate(example), Facts())) is None, rule.id
+        assert (
+            rule.condition.evaluate(build_context(Profile.model_validate(example), Facts())) is None
+        ), rule.id
 
 
 def test_speed_claims_are_not_taken_on_faith() -> None:
@@ -155,9 +157,9 @@ def test_superseded_evidence_has_a_successor_and_a_current_companion() -> None:
     ],
 )
 def test_each_newer_fact_supersedes_an_article_claim(needle: str) -> None:
-    assert any(
-        needle in (e.superseded_by or "") for r in RULES for e in r.evidence
-    ), f"no superseded claim is corrected by a fact about {needle}"
+    assert any(needle in (e.superseded_by or "") for r in RULES for e in r.evidence), (
+        f"no superseded claim is corrected by a fact about {needle}"
+    )
 
 
 # A current claim may name an outdated thing only together with what replaced it.
@@ -195,7 +197,9 @@ def test_current_text_never_repeats_a_superseded_fact() -> None:
 
 def test_the_stale_check_can_fail() -> None:
     text = "TorchServe handles scaling and PyTorch Mobile is the way to ship to phones."
-    assert re.search(r"\bPyTorch Mobile\b", text) and not re.search(STALE[r"\bPyTorch Mobile\b"], text)
+    assert re.search(r"\bPyTorch Mobile\b", text) and not re.search(
+        STALE[r"\bPyTorch Mobile\b"], text
+    )
     assert any(re.search(p, text, re.IGNORECASE) for p in FALSE_NOW)
 
 
@@ -212,7 +216,13 @@ def test_companion_stacks_follow_the_newer_facts() -> None:
         assert wanted in names["pytorch"], wanted
     for wanted in ("Flax NNX", "Optax", "Orbax", "shard_map"):
         assert wanted in names["jax"], wanted
-    for wanted in ("Keras 3", "LiteRT", "LiteRT for Microcontrollers", "TensorFlow Serving", "TensorFlow.js"):
+    for wanted in (
+        "Keras 3",
+        "LiteRT",
+        "LiteRT for Microcontrollers",
+        "TensorFlow Serving",
+        "TensorFlow.js",
+    ):
         assert wanted in names["tensorflow"], wanted
     every = " ".join(names.values())
     assert "TorchServe" not in every and "PyTorch Mobile" not in every
@@ -232,7 +242,9 @@ def stack_for(framework: str, profile: dict) -> list[str]:
 def test_stack_items_appear_only_when_they_apply() -> None:
     single = stack_for("pytorch", {})
     assert "torch.compile" in single and not any("DDP" in s or "vLLM" in s for s in single)
-    llm = stack_for("pytorch", {"training": {"accelerators": 8}, "deployment": {"serving": "llm_serving"}})
+    llm = stack_for(
+        "pytorch", {"training": {"accelerators": 8}, "deployment": {"serving": "llm_serving"}}
+    )
     assert any("DDP" in s for s in llm) and any("vLLM" in s for s in llm)
     jax_many = stack_for("jax", {"training": {"accelerators": 64}})
     assert any("shard_map" in s for s in jax_many)
@@ -241,6 +253,7 @@ def test_stack_items_appear_only_when_they_apply() -> None:
 
 
 # --------------------------------------------------------------------------- the validator
+
 
 def rule_dict(rid: str = "ECO901", **over: object) -> dict:
     """A valid user rule; keyword arguments replace (or, given None, remove) a field."""
@@ -252,7 +265,12 @@ def rule_dict(rid: str = "ECO901", **over: object) -> dict:
         "effects": {"pytorch": 2},
         "why": "Because the test says so.",
         "evidence": [
-            {"title": "A test source", "source": "Tests", "year": 2025, "claim": "A claim that is long enough to count."}
+            {
+                "title": "A test source",
+                "source": "Tests",
+                "year": 2025,
+                "claim": "A claim that is long enough to count.",
+            }
         ],
         "examples": {"fire": [{"ecosystem": {"huggingface": True}}], "ok": [{}]},
     }
@@ -286,18 +304,26 @@ BAD_CASES = {
     ),
     "unknown operator": ({"when": {"field": "ecosystem.huggingface", "equals": True}}, ["equals"]),
     "bad enum literal": (
-        {"when": {"field": "hardware.training", "contains": "tpuu"}, "fire": {"hardware": {"training": ["tpu"]}}},
+        {
+            "when": {"field": "hardware.training", "contains": "tpuu"},
+            "fire": {"hardware": {"training": ["tpu"]}},
+        },
         ["tpuu", "did you mean 'tpu'"],
     ),
     "missing evidence": ({"evidence": None}, ["evidence"]),
     "unknown framework": ({"effects": {"mxnet": 2}}, ["mxnet"]),
-    "example does not fire": ({"fire": {"ecosystem": {"huggingface": False}}}, ["examples.fire[0]", "did not fire"]),
+    "example does not fire": (
+        {"fire": {"ecosystem": {"huggingface": False}}},
+        ["examples.fire[0]", "did not fire"],
+    ),
     "ok example fires": ({"ok": {"ecosystem": {"huggingface": True}}}, ["examples.ok[0]"]),
 }
 
 
 @pytest.mark.parametrize("case", sorted(BAD_CASES))
-def test_the_validator_rejects_bad_rules_naming_file_rule_and_field(tmp_path: Path, case: str) -> None:
+def test_the_validator_rejects_bad_rules_naming_file_rule_and_field(
+    tmp_path: Path, case: str
+) -> None:
     override, fragments = BAD_CASES[case]
     pack = write_pack(tmp_path, rule_dict(**override))
     with pytest.raises(InputError) as info:
