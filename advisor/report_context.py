@@ -1100,6 +1100,9 @@ def _environment(env: dict[str, Any]) -> list[dict[str, str]]:
             )
         else:
             add(name(fw), "not installed")
+    load = env.get("load_average")
+    if isinstance(load, (int, float)) and not isinstance(load, bool):
+        add("Load average before probes", fmt_num(load))
     threads = env.get("threads")
     add("Threads", _plain(threads) if threads not in (None, "", {}) else None)
     env_vars = env.get("env_vars") or {}
@@ -1107,7 +1110,12 @@ def _environment(env: dict[str, Any]) -> list[dict[str, str]]:
         add("Environment variables", ", ".join(f"{k}={v}" for k, v in sorted(env_vars.items())))
     index = env.get("benchmark_index")
     if isinstance(index, (int, float)) and not isinstance(index, bool):
-        add("Benchmark index", f"{fmt_num(index)} (a plain-Python loop rate: higher is faster)")
+        detail = env.get("benchmark_index_detail")
+        unit = detail.get("unit") if isinstance(detail, dict) else None
+        add(
+            "Benchmark index",
+            f"{fmt_num(index)} {unit or 'loop iterations per ms'} (higher is faster)",
+        )
     elif index not in (None, "", {}):
         add("Benchmark index", _plain(index))
     return rows

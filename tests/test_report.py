@@ -139,8 +139,33 @@ def html_tags(text: str) -> _Tags:
     return parser
 
 
+class _Balance(HTMLParser):
+    """Checks that every opened element is closed in order."""
+
+    VOID = frozenset({"meta", "br", "hr", "img", "input", "link"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+        else:
+            self.errors.append(f"</{tag}> at {self.getpos()} closes {self.stack[-1:]}")
+
+
 def assert_self_contained(page: str) -> None:
-    """No script, no external resource, links only to http(s) pages."""
+    """Balanced tags, no script, no external resource, links only to http(s) pages."""
+    balance = _Balance()
+    balance.feed(page)
+    balance.close()
+    assert not balance.errors and not balance.stack, (balance.errors[:3], balance.stack)
     parsed = html_tags(page)
     for tag, attrs in parsed.tags:
         assert tag not in ("script", "link", "iframe", "img", "object", "embed"), tag
