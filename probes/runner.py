@@ -117,9 +117,19 @@ def _planned(framework: str, level: str) -> list[str]:
     return [p for p in LEVEL_PROBES[level] if p in SUPPORTED[framework]]
 
 
-def _run_framework(framework: str, level: str, hints: dict[str, Any],
-                   say: Progress) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    planned = _planned(framework, level)
+def run_selected(framework: str, level: str, probes: Iterable[str], *,
+                 workload: Mapping[str, Any] | None = None,
+                 progress: Progress | None = None) -> list[dict[str, Any]]:
+    """Run only some probes of one framework, uncached (for tests and scripts)."""
+    wanted = set(probes)
+    records, _ = _run_framework(framework, level, _workload(workload), _safe(progress),
+                                only=wanted)
+    return records
+
+
+def _run_framework(framework: str, level: str, hints: dict[str, Any], say: Progress,
+                   only: set[str] | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    planned = [p for p in _planned(framework, level) if only is None or p in only]
     if not hostinfo.is_installed(framework):
         reason = (f"{framework} is not installed (no module '{IMPORT_NAME[framework]}' "
                   f"for {platform.python_implementation()} {platform.python_version()}); "
@@ -130,7 +140,7 @@ def _run_framework(framework: str, level: str, hints: dict[str, Any],
         for record in records:
             _announce(say, record)
         return records, {}
-    options, extra_env, pre = _framework_options(framework, level, hints)
+    options, extra_env, pre = _framework_options(framework, level, hints, planned)
     results: dict[str, dict[str, Any]] = dict(pre)
     for _probe_id, record in pre.items():
         _announce(say, record)
@@ -218,7 +228,7 @@ def _settle(results: dict[str, dict[str, Any]], probe: str, framework: str, stat
     _announce(say, record)
 
 
-def _framework_options(framework: str, level: str, hints: dict[str, Any]
+def _framework_options(framework: str, level: str, hints: dict[str, Any], planned: list[str]
                        ) -> tuple[dict[str, Any], dict[str, str], dict[str, dict[str, Any]]]:
     """Per-framework options, extra child environment, and records decided without a child."""
     options: dict[str, Any] = {}
@@ -226,7 +236,7 @@ def _framework_options(framework: str, level: str, hints: dict[str, Any]
     pre: dict[str, dict[str, Any]] = {}
     available = hostinfo.available_cpus()
     options["scale_devices"] = max(2, min(4, available))
-    if framework == "pytorch" and "jit" in _planned(framework, level):
+    if framework == "pytorch" and "jit" in planned:
         mode, inductor_dir = _compile_plan(level)
         options["torch_compile"] = mode
         if inductor_dir is not None:
