@@ -62,7 +62,7 @@ def environment() -> dict[str, Any]:
         "version": jax.__version__,
         "devices": devices,
         "build": {"backend": jax.default_backend(),
-                  "x64": bool(jax.config.read("jax_enable_x64"))},
+                  "x64": bool(jax.config.jax_enable_x64)},
         "threads": {"xla_cpu": cpu_threads_available(),
                     "xla_flags": os.environ.get("XLA_FLAGS", "")},
     }
@@ -104,7 +104,10 @@ def probe_matmul(ctx: Context) -> dict[str, Any]:
             rec.rate(f"gflops_n{n}", tn, 2.0 * n**3 / 1e9, "GFLOP/s")
     params = _params(dtype="float32", shape=[MATMUL_N, MATMUL_N], dtypes=dtypes,
                      sweep=list(SWEEP_SIZES) if ctx.standard else [],
-                     op="jax.jit(jnp.matmul), block_until_ready", blocks=rec.blocks)
+                     op="jax.jit(jnp.matmul), block_until_ready", blocks=rec.blocks,
+                     # On NVIDIA GPUs JAX's default float32 matmul may use TF32; the
+                     # cross-framework check then shows how far its results drift.
+                     default_matmul_precision=str(jax.config.jax_default_matmul_precision))
     return ok(rec.metrics, params, noisy=rec.noisy, check=check)
 
 

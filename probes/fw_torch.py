@@ -119,7 +119,10 @@ def probe_matmul(ctx: Context) -> dict[str, Any]:
             rec.rate(f"gflops_n{n}", tn, 2.0 * n**3 / 1e9, "GFLOP/s")
     params = _params(dtype="float32", shape=[MATMUL_N, MATMUL_N], dtypes=dtypes,
                      sweep=list(SWEEP_SIZES) if ctx.standard else [],
-                     op="torch.matmul (eager)", blocks=rec.blocks)
+                     op="torch.matmul (eager)", blocks=rec.blocks,
+                     float32_matmul_precision=torch.get_float32_matmul_precision(),
+                     cuda_allow_tf32=(torch.backends.cuda.matmul.allow_tf32
+                                      if DEVICE.type == "cuda" else None))
     return ok(rec.metrics, params, noisy=rec.noisy, check=check)
 
 
