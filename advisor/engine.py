@@ -3,7 +3,7 @@
 Scoring: each fired rule adds ``weight(criterion) * effect`` to a framework's raw
 score, where a criterion's weight is the mean of the profile priorities mapped to it
 in pack.yaml, divided by 3 (3 is neutral, 0 switches the criterion off). Raw scores
-map to 0-100 with ``50 + 50 * tanh(raw / 20)``: monotone and independent per
+map to 0-100 with ``50 + 50 * tanh(raw / 30)``: monotone and independent per
 framework. Vetoes exclude a framework whatever its score. Ties are broken by the
 number of supporting rules, then alphabetically, and the Decision says so.
 """
@@ -22,7 +22,7 @@ from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.profile import Profile
 from advisor.rules import Evidence, InstallOption, Rule, RuleSet, StackItem
 
-SCORE_SCALE = 20.0
+SCORE_SCALE = 30.0
 
 
 class FiredRule(BaseModel):

@@ -65,6 +65,15 @@ class Facts(BaseModel):
     jax_over_pytorch_train_step: float | None = Field(
         None, description="JAX train steps/s divided by PyTorch's."
     )
+    jax_over_pytorch_matmul_bf16: float | None = Field(
+        None, description="JAX bfloat16 matmul rate divided by PyTorch's."
+    )
+    tensorflow_over_pytorch_matmul: float | None = Field(
+        None, description="TensorFlow fp32 matmul rate divided by PyTorch's."
+    )
+    tensorflow_over_pytorch_train_step: float | None = Field(
+        None, description="TensorFlow train steps/s divided by PyTorch's."
+    )
     noisy: bool | None = Field(None, description="True if the machine was too noisy to judge.")
 
 
@@ -77,6 +86,15 @@ _METRIC_FACTS = {
     "vmap_speedup": ("vmap", "speedup"),
     "train_steps_per_second": ("train_step", "steps_per_s"),
     "scaling_efficiency": ("scale", "efficiency"),
+}
+
+# derived ratio fact: (per-framework fact, framework divided by PyTorch's figure)
+_RATIOS = {
+    "jax_over_pytorch_matmul": ("matmul_gflops", "jax"),
+    "jax_over_pytorch_train_step": ("train_steps_per_second", "jax"),
+    "jax_over_pytorch_matmul_bf16": ("matmul_bf16_gflops", "jax"),
+    "tensorflow_over_pytorch_matmul": ("matmul_gflops", "tensorflow"),
+    "tensorflow_over_pytorch_train_step": ("train_steps_per_second", "tensorflow"),
 }
 
 _ACCELERATOR_ORDER = ["tpu", "nvidia_gpu", "amd_gpu", "apple_silicon"]
@@ -106,10 +124,9 @@ def facts_from_probes(run: dict[str, Any] | None) -> Facts:
     values["installed"] = [f for f in FRAMEWORKS if f in installed]
     values["failed"] = [f for f in FRAMEWORKS if f in failed]
     values["noisy"] = bool(env.get("noisy", False))
-    mm = values["matmul_gflops"]
-    if mm.jax and mm.pytorch:
-        values["jax_over_pytorch_matmul"] = mm.jax / mm.pytorch
-    ts = values["train_steps_per_second"]
-    if ts.jax and ts.pytorch:
-        values["jax_over_pytorch_train_step"] = ts.jax / ts.pytorch
+    for name, (metric, fw) in _RATIOS.items():
+        per = values[metric]
+        numerator, denominator = getattr(per, fw), per.pytorch
+        if numerator and denominator:
+            values[name] = numerator / denominator
     return Facts(**values)
