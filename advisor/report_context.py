@@ -185,7 +185,7 @@ def _verdict(data: dict[str, Any]) -> str:
     if rec["tie_broken"]:
         return (
             f"Build on {rec['name']}, but only just: it ties with {name(rec['runner_up'])} at "
-            f"{fmt_num(rec['score'])} of 100 and wins on the number of supporting rules "
+            f"{fmt_num(rec['score'])} of 100 and wins only on the tie-break "
             f"(confidence: low{odds})."
         )
     return (
