@@ -7,7 +7,7 @@ Targets, on a 2-core CPU:
 - the matmul probe's GFLOP/s within +-10% of torch.utils.benchmark's ``blocked_autorange``
   for the same operation (1000x1000 float32), measured in the same run.
 
-Usage: python benchmarks/probe_targets.py [--all-frameworks] [--skip-standard]
+Usage: python benchmarks/probe_targets.py [--all-frameworks] [--skip-standard] [--with-full]
 Each command runs with a fresh, temporary $ADVISOR_CACHE_DIR.
 """
 
@@ -117,6 +117,9 @@ def main() -> int:
                         help="also time the levels with TensorFlow included")
     parser.add_argument("--skip-standard", action="store_true")
     parser.add_argument("--rounds", type=int, default=3, help="matmul comparison rounds")
+    parser.add_argument("--with-full", action="store_true",
+                        help="also time --level full (cold torch.compile: minutes), then "
+                        "standard again with torch.compile's cache warm")
     args = parser.parse_args()
     pair = ["pytorch", "jax"]
     with open("/proc/loadavg", encoding="ascii") as handle:
@@ -144,6 +147,18 @@ def main() -> int:
             if args.all_frameworks:
                 wall, _, _ = advisor(["--level", "standard"], Path(tmp) / "all")
                 line("standard, all three frameworks (wall)", wall, None)
+        if args.with_full:
+            wall, run, _ = advisor(["--level", "full", *frameworks_args(pair)], cache)
+            line("full, pytorch+jax, cold torch.compile (wall)", wall, None)
+            for p in run["probes"]:
+                if p["id"] in ("jit", "scale") and p["status"] == "ok":
+                    m = p["metrics"]
+                    name = "compile_s" if p["id"] == "jit" else "efficiency"
+                    print(f"  {p['framework']} {p['id']}: {name} {m[name]['median']} "
+                          f"{m[name]['unit']}")
+            wall, run, _ = advisor(["--level", "standard", "--refresh-probes",
+                                    *frameworks_args(pair)], cache)
+            line("standard, pytorch+jax, warm torch.compile (wall)", wall, TARGETS["standard"])
     with open("/proc/loadavg", encoding="ascii") as handle:
         print(f"load average after: {handle.read().split()[0]}")
     return 0
