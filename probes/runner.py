@@ -322,7 +322,9 @@ def _fields(result: dict[str, Any]) -> dict[str, Any]:
     status = result.get("status")
     if status not in ("ok", "skipped", "failed", "timeout"):
         status = "failed"
-    metrics = result.get("metrics") if isinstance(result.get("metrics"), dict) else {}
+    raw = result.get("metrics") if isinstance(result.get("metrics"), dict) else {}
+    metrics = {name: m for name, m in raw.items()  # a non-finite figure is not reported
+               if isinstance(m, dict) and isinstance(m.get("median"), (int, float))}
     params = result.get("params") if isinstance(result.get("params"), dict) else {}
     fields: dict[str, Any] = {"status": status, "reason": result.get("reason"),
                               "metrics": metrics, "params": params,

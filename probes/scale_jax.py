@@ -20,7 +20,7 @@ import os
 import sys
 from typing import Any
 
-from probes.common import Context, ok, skipped
+from probes.common import Context, cpu_threads_available, ok, skipped
 from probes.plan import LEVELS, Budget, budget
 from probes.stats import exact, metric, ratio
 from probes.timing import measure, samples_noisy
@@ -129,7 +129,7 @@ def measure_scale(plan: Budget, batch: int) -> dict[str, Any]:
         "device": platform, "devices": n, "processes": jax.process_count(),
         "model": "MLP 784-512-512-10, SGD", "dtype": "float32",
         "per_device_batch": batch, "global_batch": batch * n,
-        "threads": len(os.sched_getaffinity(0)) if platform == "cpu" else None,
+        "threads": cpu_threads_available() if platform == "cpu" else None,
         "xla_flags": os.environ.get("XLA_FLAGS", ""),
         "efficiency": "weak scaling: step time on one device alone / step time with all "
                       "devices (same per-device batch)",

@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from probes.common import Context, failed, ok, skipped
+from probes.common import Context, cpu_threads_available, failed, ok, skipped
 from probes.plan import LEVELS, budget, timeout_for
 from probes.stats import exact, metric, ratio
 from probes.timing import measure, samples_noisy
@@ -107,7 +107,7 @@ def _measure(level: str, batch: int) -> dict[str, Any] | None:
     else:
         device = torch.device("cpu")
         backend = "gloo"
-        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        cpus = cpu_threads_available()
         torch.set_num_threads(max(1, cpus // local_world))
 
         def sync(out: Any = None) -> Any:
