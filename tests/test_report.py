@@ -378,6 +378,21 @@ def test_claim_verdicts_follow_the_numbers() -> None:
     data = _data(probes)
     assert data["report"]["claims"][0]["verdict"] == "does not hold"
     assert "PyTorch is" in data["report"]["claims"][0]["finding"]
+    # torch at 0.011 s: JAX 6% faster with tight spreads is still "about the same", not
+    # a partial confirmation of the article's 2.9x; 30% faster is a partial one
+    torch_s = next(
+        p["metrics"]["seconds"]["median"]
+        for p in probes["probes"]
+        if p["id"] == "matmul" and p["framework"] == "pytorch"
+    )
+    for factor, verdict in ((1.06, "does not hold"), (1.3, "partly holds")):
+        for p in probes["probes"]:
+            if p["id"] == "matmul" and p["framework"] == "jax":
+                p["metrics"]["seconds"] = {
+                    "median": torch_s / factor, "iqr": torch_s * 0.001, "n": 30, "unit": "s"
+                }
+        claim = _data(probes)["report"]["claims"][0]
+        assert claim["verdict"] == verdict, (factor, claim["finding"])
 
 
 def _data(probes: dict[str, Any] | None) -> dict[str, Any]:
