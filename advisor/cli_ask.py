@@ -14,14 +14,29 @@ from advisor.errors import InputError
 @click.option("-o", "--output", metavar="FILE", help="Write the profile here instead of stdout.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
 @click.option(
-    "--from", "from_path", metavar="PROFILE",
+    "--from",
+    "from_path",
+    metavar="PROFILE",
     help="Revise this profile: its answers become the defaults.",
 )
 @click.option(
-    "--defaults", is_flag=True,
+    "--defaults",
+    is_flag=True,
     help="Ask nothing: answer every question with its default (works without a terminal).",
 )
-def ask(output: str | None, force: bool, from_path: str | None, defaults: bool) -> None:
+@click.option(
+    "--questions",
+    "questions_path",
+    metavar="FILE",
+    help="Ask the questions in this YAML file instead of the bundled advisor/questions.yaml.",
+)
+def ask(
+    output: str | None,
+    force: bool,
+    from_path: str | None,
+    defaults: bool,
+    questions_path: str | None,
+) -> None:
     """Answer questions at the terminal and get a profile (YAML, with help as comments).
 
     Prompts go to stderr; the profile goes to stdout unless -o FILE is given.
@@ -29,17 +44,20 @@ def ask(output: str | None, force: bool, from_path: str | None, defaults: bool) 
     """
     from advisor.output import emit
     from advisor.profile_io import load_profile
-    from advisor.questionnaire import profile_yaml, run_questionnaire
+    from advisor.questionnaire import load_questions, profile_yaml, run_questionnaire
 
     if output and output != "-":
         _check_output(Path(output), force)
+    questions = load_questions(questions_path) if questions_path else None
     base = load_profile(from_path) if from_path else None
     if not defaults and not sys.stdin.isatty():
         raise InputError(
             "stdin is not a terminal, so nobody can answer the questions; pass --defaults to "
             "take every default (with --from PROFILE to start from a profile)"
         )
-    profile = run_questionnaire(base=base, defaults=defaults, verb="Write" if output else "Use")
+    profile = run_questionnaire(
+        base=base, defaults=defaults, questions=questions, verb="Write" if output else "Use"
+    )
     emit(profile_yaml(profile), output, force=force)
 
 

@@ -181,3 +181,95 @@ def test_user_rule_cannot_reuse_a_bundled_id(cli, tmp_path: Path) -> None:
 def test_rule_pack_path_missing(cli, tmp_path: Path) -> None:
     code, out, err = cli("rules", "check", str(tmp_path / "nope"))
     assert_clean_failure(code, out, err, "nope", ["no such rule pack"])
+
+
+QUESTION_FILES: dict[str, list[str]] = {
+    "bad_default.yaml": [":14:", "questions[2] (purpose).default", "invalid default"],
+    "bad_when.yaml": ["(domains).when", "'reserch'", "did you mean 'research'"],
+    "binary.yaml": ["UTF-8"],
+    "duplicate_field.yaml": ["(purpose).field", "already asked"],
+    "empty.yaml": ["empty"],
+    "field_not_covered.yaml": ["project.name", "neither asked nor listed"],
+    "when_reads_a_later_answer.yaml": [".when", "no earlier question asks"],
+    "malformed.yaml": [":4:", "invalid YAML"],
+    "missing_prompt.yaml": [":8:", "(purpose).prompt", "needs a 'prompt'"],
+    "not_a_mapping.yaml": [":1:", "must be a mapping"],
+    "python_tag.yaml": [":1:", "not allowed"],
+    "questions_empty.yaml": ["questions", "non-empty list"],
+    "tabs.yaml": [":2:", "tab"],
+    "unknown_field.yaml": [":8:", "questions[2].field", "did you mean 'purpose'"],
+    "unknown_question_key.yaml": ["questions[2].promt", "did you mean 'prompt'"],
+    "unknown_top_key.yaml": ["questionz", "did you mean 'questions'"],
+    "when_is_code.yaml": ["(domains).when", "must be a mapping"],
+}
+
+TEMPLATES: dict[str, list[str]] = {
+    "binary.md.j2": [":1:", "UTF-8"],
+    "dunder_escape.md.j2": [":1:", "sandbox", "__class__"],
+    "extends_report.md.j2": [":1:", "cannot extend, include or import"],
+    "globals_escape.md.j2": [":1:", "sandbox"],
+    "huge_power.md.j2": [":1:", "exponent"],
+    "huge_string.md.j2": [":1:", "'*' would build"],
+    "import_macro.md.j2": [":1:", "cannot extend, include or import"],
+    "include_file.md.j2": [":1:", "cannot extend, include or import"],
+    "runtime_error.md.j2": [":1:", "ZeroDivisionError"],
+    "syntax_error.md.j2": [":1:", "syntax error"],
+    "undefined_variable.md.j2": [":2:", "'no_such_variable' is undefined"],
+}
+
+
+def test_every_question_and_template_case_has_an_expectation() -> None:
+    assert {p.name for p in (CORPUS / "questions").iterdir()} == set(QUESTION_FILES)
+    assert {p.name for p in (CORPUS / "templates").iterdir()} == set(TEMPLATES)
+
+
+@pytest.mark.parametrize("name", sorted(QUESTION_FILES))
+def test_bad_question_file(cli, tmp_path: Path, name: str) -> None:
+    questions = tmp_path / name
+    shutil.copy(CORPUS / "questions" / name, questions)
+    out = tmp_path / "profile.yaml"
+    code, stdout, err = cli("ask", "--defaults", "--questions", str(questions), "-o", str(out))
+    assert_clean_failure(code, stdout, err, name, QUESTION_FILES[name])
+    assert not out.exists()
+    assert not Path("/tmp/advisor-pwned").exists()
+
+
+@pytest.mark.parametrize("name", sorted(TEMPLATES))
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_bad_template(cli, tmp_path: Path, name: str, fmt: str) -> None:
+    template = tmp_path / name
+    shutil.copy(CORPUS / "templates" / name, template)
+    profile = tmp_path / "p.yaml"
+    profile.write_text("purpose: research\n")
+    existing = tmp_path / "report.out"
+    existing.write_text("keep me")
+    code, out, err = cli(
+        "recommend",
+        str(profile),
+        "--probes",
+        "none",
+        "--format",
+        fmt,
+        "--template",
+        str(template),
+        "-o",
+        str(existing),
+        "--force",
+    )
+    assert_clean_failure(code, out, err, name, TEMPLATES[name])
+    assert existing.read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, "p.yaml", "report.out"])
+    assert not Path("/tmp/advisor-pwned").exists()
+
+
+def test_directory_or_missing_path_as_template_or_questions(cli, tmp_path: Path) -> None:
+    profile = tmp_path / "p.yaml"
+    profile.write_text("purpose: research\n")
+    for args in (
+        ("recommend", str(profile), "--probes", "none", "--template", str(tmp_path)),
+        ("recommend", str(profile), "--probes", "none", "--template", str(tmp_path / "no.j2")),
+        ("ask", "--defaults", "--questions", str(tmp_path)),
+        ("ask", "--defaults", "--questions", str(tmp_path / "no.yaml")),
+    ):
+        code, out, err = cli(*args)
+        assert_clean_failure(code, out, err, args[-1], [])
