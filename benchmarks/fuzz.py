@@ -16,6 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from fuzz_strategies import (
+    answer_lines,
+    check_answers,
     check_condition,
     check_profile_dict,
     check_yaml_text,
@@ -63,12 +65,19 @@ def run(examples: int) -> None:
         counts["yaml text " + ("accepted" if check_yaml_text(text) else "rejected")] += 1
 
     print(f"{'target':<22} {'tried':>7} {'accepted':>9} {'rejected':>9} {'seconds':>8}")
+
+    @opts
+    @given(answer_lines)
+    def answers(lines: list[str]) -> None:
+        counts["questionnaire " + ("accepted" if check_answers(lines) else "rejected")] += 1
+
     targets = (
         ("profile", profiles),
         ("near-valid", near),
         ("condition", conds),
         ("near-valid condition", near_conds),
         ("yaml text", yaml_text),
+        ("questionnaire", answers),
     )
     for name, target in targets:
         start = time.perf_counter()

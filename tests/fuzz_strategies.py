@@ -161,3 +161,34 @@ near_valid_conditions = st.recursive(
     ),
     max_leaves=8,
 )
+
+
+# Lines a person might type at the questionnaire: numbers, ranges, names, help, back, junk.
+answer_lines = st.lists(
+    st.one_of(
+        st.just(""),
+        st.sampled_from(["?", "<", "y", "n", "none", "1", "2", "3,4", "2-4", "99", "-1", "7B"]),
+        st.sampled_from(ENUM_WORDS),
+        st.integers(min_value=-5, max_value=100).map(str),
+        st.text(max_size=12).map(lambda t: t.replace("\n", " ").replace("\r", " ")),
+    ),
+    max_size=60,
+)
+
+
+def check_answers(lines: list[str]) -> bool:
+    """Feed answers to the questionnaire: a valid Profile, or it stops cleanly."""
+    import io
+
+    from advisor.questionnaire import QuestionnaireStopped, Terminal, run_questionnaire
+
+    # after the random answers, Enter keeps every remaining default and accepts the summary
+    typed = "".join(f"{line}\n" for line in lines) + "\n" * 80
+    terminal = Terminal(stdin=io.StringIO(typed), out=io.StringIO())
+    try:
+        profile = run_questionnaire(terminal=terminal)
+    except QuestionnaireStopped:  # input ran out or the person cancelled
+        return False
+    assert isinstance(profile, Profile)
+    Profile.model_validate(profile.model_dump(mode="json"))
+    return True

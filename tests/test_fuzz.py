@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from fuzz_strategies import (
+    answer_lines,
+    check_answers,
     check_condition,
     check_profile_dict,
     check_yaml_text,
@@ -45,3 +47,9 @@ def test_yaml_text_reads_or_fails_cleanly(text: str) -> None:
 @given(near_valid_conditions)
 def test_near_valid_conditions_parse_or_fail_cleanly(data: object) -> None:
     check_condition(data)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answer_lines)
+def test_questionnaire_answers_give_a_profile_or_stop_cleanly(lines: list[str]) -> None:
+    check_answers(lines)
