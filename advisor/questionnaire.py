@@ -57,6 +57,10 @@ NONE_WORDS = ("none", "-")
 # --------------------------------------------------------------------------- errors
 
 
+# str.isdigit() accepts '²' and other digits int() refuses: match ASCII digits only.
+_ASCII_NUMBER = re.compile(r"[0-9]+")
+
+
 class AnswerError(ValueError):
     """An answer that does not fit its question; the message is the reason shown."""
 
@@ -221,7 +225,7 @@ class Question:
         values = self._values()
         if self.kind == "choice" and re.search(r"[,\s]", token):
             raise AnswerError(f"'{token}': pick just one choice (1 to {len(values)})")
-        if token.isdigit():
+        if _ASCII_NUMBER.fullmatch(token):
             number = int(token)
             if 1 <= number <= len(values):
                 return values[number - 1]
@@ -242,7 +246,7 @@ class Question:
             return []
         chosen: set[str] = set()
         for token in filter(None, re.split(r"[,\s]+", text)):
-            span = re.fullmatch(r"(\d+)-(\d+)", token)
+            span = re.fullmatch(r"([0-9]+)-([0-9]+)", token)
             if span:
                 first, last = int(span.group(1)), int(span.group(2))
                 if not 1 <= first <= last <= len(values):
@@ -720,7 +724,7 @@ class Session:
                 return
             if raw in ("n", "no", "q", "quit"):
                 raise QuestionnaireStopped("cancelled; nothing was written")
-            if raw.isdigit() and 1 <= int(raw) <= len(relevant):
+            if _ASCII_NUMBER.fullmatch(raw) and 1 <= int(raw) <= len(relevant):
                 index = relevant[int(raw) - 1]
                 self._section = ""
                 self.walk(index, ask_all=False, force=index)

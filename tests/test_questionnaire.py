@@ -179,6 +179,9 @@ def test_parsing_answers(qs) -> None:
         ("team.size", "two", "valid integer"),
         ("team.numpy", "maybe", "answer y or n"),
         ("project.name", "bad\x1b[2Jname", "control characters"),
+        # found by the fuzzer: '²'.isdigit() is True but int('²') raises
+        ("purpose", "\u00b2", "is not a choice"),
+        ("domains", "\u00b2-3", "is not a choice"),
     ],
 )
 def test_invalid_answers_give_the_reason(qs, path: str, raw: str, reason: str) -> None:
