@@ -14,91 +14,31 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
+from advisor.frameworks import FRAMEWORKS
 from advisor.markdown_text import fmt_num, fmt_pct
 from advisor.profile import Profile
-
-# --- The articles' own figures (CLAIMS.md, "The articles' experiments"). ---------------
-ARTICLE_MATMUL_SECONDS = {"jax": 0.0059, "pytorch": 0.017}  # one call after 10 warm-ups
-ARTICLE_MATMUL_WARMUPS = 10
-ARTICLE_MATMUL_SIZE = 1000
-ARTICLE_GRAD_AT_2 = 7.0  # f(x) = x^2 + 3x + 5, f'(2) = 7
-ARTICLE_PERF_FACTOR = (4.0, 5.0)  # "4-5x faster in JAX"
-
-# --- How the report judges a claim (stated in the report itself). ----------------------
-SEVERAL_TIMES = 3.0  # "several times faster" means at least this speed-up
-CLEARLY_FASTER = 1.2  # below this a speed-up is too small to call faster
-GRAD_TOLERANCE = 1e-4
-MATMUL_HOLDS_RATIO = 2.0  # JAX at least this much faster counts as reproducing ~2.9x
-PARITY_BAND = 1.10  # rates within 10% of each other count as the same speed
-TOP_RULES = 8  # rules shown in full under "Why"; the rest go in a compact table
-NOISY_SPREAD = 0.10  # IQR above this share of the median marks a figure as noisy
-
-METRIC_LABELS = {
-    "gflops": "float32 rate",
-    "gflops_bf16": "bfloat16 rate",
-    "seconds": "time per call",
-    "share_of_best": "share of best rate",
-    "eager_ms": "eager time per call",
-    "compiled_ms": "compiled time per call",
-    "speedup": "speed-up",
-    "compile_s": "first compile",
-    "grad_at_2": "f'(2)",
-    "second_derivative": "f''(2)",
-    "mlp_grad_ms": "MLP gradient time",
-    "vmap_ms": "per-example gradients, vmap",
-    "loop_ms": "per-example gradients, loop",
-    "steps_per_s": "training steps per second",
-    "efficiency": "scaling efficiency",
-    "devices": "devices",
-}
-PROBE_LABELS = {
-    "matmul": "Matrix multiply",
-    "jit": "JIT compile",
-    "autodiff": "Autodiff",
-    "vmap": "Vectorized gradients",
-    "train_step": "Training step",
-    "scale": "Multi-device scaling",
-}
-PROBE_ORDER = list(PROBE_LABELS)
-HARDWARE_LABELS = {
-    "cpu": "CPU",
-    "nvidia_gpu": "NVIDIA GPU",
-    "amd_gpu": "AMD GPU",
-    "tpu": "TPU",
-    "apple_silicon": "Apple silicon",
-}
-STATUS_TEXT = {
-    "ok": "ok",
-    "skipped": "skipped",
-    "failed": "failed",
-    "timeout": "timed out",
-}
-
-
-def name(fw: str | None) -> str:
-    """Display name of a framework id."""
-    return DISPLAY_NAMES.get(fw or "", fw or "none")
-
-
-def metric_label(metric: str) -> str:
-    """A reader's name for a metric, e.g. gflops_n256 -> 'float32 rate, n=256'."""
-    if metric in METRIC_LABELS:
-        return METRIC_LABELS[metric]
-    if metric.startswith("gflops_n") and metric[8:].isdigit():
-        return f"float32 rate, {metric[8:]}x{metric[8:]}"
-    return metric.replace("_", " ")
-
-
-def criterion_label(cid: str) -> str:
-    """'team_style' -> 'Team style'."""
-    return cid.replace("_", " ").capitalize()
+from advisor.report_claims import claims
+from advisor.report_common import (
+    HARDWARE_LABELS,
+    NOISY_SPREAD,
+    PROBE_LABELS,
+    PROBE_ORDER,
+    STATUS_TEXT,
+    TOP_RULES,
+    and_join,
+    criterion_label,
+    metric_label,
+    metric_value,
+    name,
+    probe_index,
+    relative_spread,
+)
 
 
 def build_report(data: dict[str, Any]) -> dict[str, Any]:
     """Everything the report says, derived from ``render.report_data``'s output."""
     rec = data["recommendation"]
-    ok_probes = _probe_index(data["probes"])
+    ok_probes = probe_index(data["probes"])
     return {
         "source": _source(data),
         "verdict": _verdict(data),
@@ -106,7 +46,7 @@ def build_report(data: dict[str, Any]) -> dict[str, Any]:
         "why": _why(data),
         "breakdown": _breakdown(data),
         "measurements": _measurements(data, ok_probes),
-        "claims": _claims(data, ok_probes),
+        "claims": claims(data, ok_probes),
         "changes": _changes(data),
         "risks": _risks(data),
         "profile_yaml": profile_yaml(data["profile"]),
@@ -318,28 +258,6 @@ def _breakdown(data: dict[str, Any]) -> dict[str, Any]:
 # --- 5. Measurements ---------------------------------------------------------------------
 
 
-def _probe_index(probes: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
-    """(probe id, framework) -> the probe, for probes that ran ok."""
-    return {(p["id"], p["framework"]): p for p in probes if p.get("status") == "ok"}
-
-
-def _metric(index: dict[tuple[str, str], dict[str, Any]], probe: str, fw: str, metric: str):
-    p = index.get((probe, fw))
-    if not p:
-        return None
-    m = (p.get("metrics") or {}).get(metric)
-    if isinstance(m, dict) and isinstance(m.get("median"), (int, float)):
-        return m
-    return None
-
-
-def _spread(m: dict[str, Any]) -> float | None:
-    median, iqr = m.get("median"), m.get("iqr")
-    if not isinstance(iqr, (int, float)) or not median:
-        return None
-    return abs(float(iqr) / float(median))
-
-
 def _probe_sort_key(p: dict[str, Any]) -> tuple[int, int, str]:
     pid = p.get("id", "")
     order = PROBE_ORDER.index(pid) if pid in PROBE_ORDER else len(PROBE_ORDER)
@@ -380,7 +298,7 @@ def _measurements(data: dict[str, Any], index: dict[tuple[str, str], dict[str, A
         for metric, m in (p.get("metrics") or {}).items():
             if metric == "share_of_best" or not isinstance(m, dict):
                 continue  # the matmul table below computes shares across frameworks
-            spread = _spread(m)
+            spread = relative_spread(m)
             rows.append(
                 {
                     "probe": p["id"],
@@ -400,7 +318,7 @@ def _measurements(data: dict[str, Any], index: dict[tuple[str, str], dict[str, A
         if p.get("noisy"):
             noisy.setdefault(p["id"], []).append(name(p["framework"]))
     if noisy:
-        which = "; ".join(f"the {pid} probe for {_and(fws)}" for pid, fws in noisy.items())
+        which = "; ".join(f"the {pid} probe for {and_join(fws)}" for pid, fws in noisy.items())
         warnings.insert(
             0,
             f"Noisy figures from {which}: their repeated timings spread widely, so treat "
@@ -440,12 +358,12 @@ def _compile_rows(index: dict[tuple[str, str], dict[str, Any]]) -> list[dict[str
     """JIT compile latency per framework, and after how many calls it pays for itself."""
     rows = []
     for fw in FRAMEWORKS:
-        compile_s = _metric(index, "jit", fw, "compile_s")
+        compile_s = metric_value(index, "jit", fw, "compile_s")
         if not compile_s:
             continue
-        eager = _metric(index, "jit", fw, "eager_ms")
-        compiled = _metric(index, "jit", fw, "compiled_ms")
-        speedup = _metric(index, "jit", fw, "speedup")
+        eager = metric_value(index, "jit", fw, "eager_ms")
+        compiled = metric_value(index, "jit", fw, "compiled_ms")
+        speedup = metric_value(index, "jit", fw, "speedup")
         break_even = None
         if eager and compiled and eager["median"] > compiled["median"]:
             saved_s = (eager["median"] - compiled["median"]) / 1000.0
@@ -473,7 +391,7 @@ def _matmul_shares(index: dict[tuple[str, str], dict[str, Any]]) -> dict[str, An
     names.sort(key=lambda m: (m != "gflops", m != "gflops_bf16", m))
     rows = []
     for metric in names:
-        values = {fw: _metric(index, "matmul", fw, metric) for fw in FRAMEWORKS}
+        values = {fw: metric_value(index, "matmul", fw, metric) for fw in FRAMEWORKS}
         present = {fw: m for fw, m in values.items() if m}
         if not present:
             continue
@@ -492,401 +410,9 @@ def _matmul_shares(index: dict[tuple[str, str], dict[str, Any]]) -> dict[str, An
     chart = [
         {"framework": name(fw), "gflops": m["median"]}
         for fw in FRAMEWORKS
-        if (m := _metric(index, "matmul", fw, "gflops"))
+        if (m := metric_value(index, "matmul", fw, "gflops"))
     ]
     return {"rows": rows, "chart": chart}
-
-
-# --- 6. The articles' claims -------------------------------------------------------------
-
-
-def _missing_reason(data: dict[str, Any], probe: str, fw: str) -> str:
-    """Why a probe has no figure for a framework, in a few words."""
-    if not data["probes"]:
-        return "no probes ran"
-    for p in data["probes"]:
-        if p.get("id") == probe and p.get("framework") == fw:
-            status = STATUS_TEXT.get(p.get("status", ""), p.get("status", ""))
-            return f"{name(fw)} {status}" + (f" ({p['reason']})" if p.get("reason") else "")
-    return f"the {probe} probe did not run for {name(fw)}{_level_hint(probe)}"
-
-
-def _level_hint(probe: str) -> str:
-    """Which probe level runs ``probe``, as a short parenthesis."""
-    levels = {
-        "matmul": "quick",
-        "autodiff": "quick",
-        "jit": "standard",
-        "vmap": "standard",
-        "train_step": "standard",
-        "scale": "full",
-    }
-    level = levels.get(probe)
-    return f" (it runs from --probes {level} up)" if level else ""
-
-
-def _clearly_apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """True if two medians differ by more than half their IQRs combined."""
-    gap = abs(float(a["median"]) - float(b["median"]))
-    return gap > (float(a.get("iqr") or 0) + float(b.get("iqr") or 0)) / 2
-
-
-def _and(items: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _claims(data: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]) -> list[dict]:
-    return [
-        _claim_matmul(data, index),
-        _claim_grad(data, index),
-        _claim_jit(data, index),
-        _claim_perf(data, index),
-    ]
-
-
-def _matmul_seconds(index: dict, fw: str) -> dict[str, Any] | None:
-    """Seconds per 1000x1000 matmul: the probe's own figure, or derived from GFLOP/s."""
-    m = _metric(index, "matmul", fw, "seconds")
-    if m:
-        return m
-    rate = _metric(index, "matmul", fw, "gflops")
-    if not rate or rate["median"] <= 0:
-        return None
-    params = index[("matmul", fw)].get("params") or {}
-    shape = params.get("shape")
-    size = (
-        params.get("n")
-        or params.get("size")
-        or (shape[0] if isinstance(shape, list) and shape else None)
-        or ARTICLE_MATMUL_SIZE
-    )
-    flops = 2.0 * float(size) ** 3
-    median = flops / (rate["median"] * 1e9)
-    iqr = median * float(rate.get("iqr") or 0) / rate["median"]
-    return {"median": median, "iqr": iqr, "n": rate.get("n"), "unit": "s"}
-
-
-def _claim_matmul(data: dict[str, Any], index: dict) -> dict[str, Any]:
-    article = ARTICLE_MATMUL_SECONDS
-    article_ratio = article["pytorch"] / article["jax"]
-    claim: dict[str, Any] = {
-        "id": "A-MATMUL",
-        "title": f"The {ARTICLE_MATMUL_SIZE}x{ARTICLE_MATMUL_SIZE} matmul experiment",
-        "claim": (
-            f"JAX multiplies two {ARTICLE_MATMUL_SIZE}x{ARTICLE_MATMUL_SIZE} float32 matrices in "
-            f"{article['jax']} s and PyTorch in {article['pytorch']} s, so JAX is about "
-            f"{article_ratio:.1f}x faster (one timed call each, after "
-            f"{ARTICLE_MATMUL_WARMUPS} warm-up calls)."
-        ),
-        "article_short": (
-            f"JAX {article['jax']} s, PyTorch {article['pytorch']} s: JAX {article_ratio:.1f}x "
-            "faster (one call each)"
-        ),
-        "rows": [],
-        "verdict": "not checked",
-    }
-    measured = {fw: _matmul_seconds(index, fw) for fw in ("jax", "pytorch")}
-    for fw in ("jax", "pytorch"):
-        m = measured[fw]
-        rate = _metric(index, "matmul", fw, "gflops")
-        params = (index.get(("matmul", fw)) or {}).get("params") or {}
-        claim["rows"].append(
-            {
-                "framework": name(fw),
-                "article_s": article[fw],
-                "median_s": m["median"] if m else None,
-                "iqr_s": m.get("iqr") if m else None,
-                "n": m.get("n") if m else None,
-                "gflops": rate["median"] if rate else None,
-                "spread": _spread(m) if m else None,
-                "size": params.get("n") or params.get("size"),
-            }
-        )
-    jax, torch = measured["jax"], measured["pytorch"]
-    claim["why"] = (
-        "The article timed one call of each. A single timed call mostly measures noise: the "
-        "scheduler, clock-frequency changes, caches and, for JAX, asynchronous dispatch (a "
-        "timer that does not wait for the result measures only the dispatch). Our figures are "
-        "medians of many calls, with the IQR as the spread, and the article's hardware is not "
-        "yours, so compare the ratio, not the seconds."
-    )
-    if not jax or not torch:
-        missing = [
-            _missing_reason(data, "matmul", fw) for fw in ("jax", "pytorch") if not measured[fw]
-        ]
-        claim["finding"] = "Not checked: " + "; ".join(dict.fromkeys(missing)) + "."
-        claim["measured_short"] = "not measured"
-        return claim
-    ratio = torch["median"] / jax["median"]
-    times = f"JAX {fmt_num(jax['median'])} s, PyTorch {fmt_num(torch['median'])} s"
-    claim["measured_short"] = f"{times} (medians)"
-    spread = max(_spread(jax) or 0.0, _spread(torch) or 0.0)
-    if spread:
-        claim["why"] += (
-            f" Here the middle half of the calls still spread over {spread * 100:.0f}% of the "
-            "median."
-        )
-    if not _clearly_apart(jax, torch) or 1 / PARITY_BAND < ratio < PARITY_BAND:
-        gap = (
-            "the gap is within their spread"
-            if not _clearly_apart(jax, torch)
-            else f"{max(ratio, 1 / ratio):.2f}x apart, within {PARITY_BAND - 1:.0%}"
-        )
-        claim["verdict"] = "does not hold"
-        claim["finding"] = (
-            f"Does not hold here: the two take about the same time ({times}; {gap}), so "
-            f"the article's {article_ratio:.1f}x gap does not appear."
-        )
-        claim["why"] += (
-            " Both libraries hand a float32 matmul to an optimized kernel, so on the same "
-            "hardware they tend to run at the same speed."
-        )
-    elif ratio >= MATMUL_HOLDS_RATIO:
-        claim["verdict"] = "holds"
-        claim["finding"] = (
-            f"Holds here: JAX is {ratio:.1f}x faster ({times}), in line with the article's "
-            f"{article_ratio:.1f}x."
-        )
-    elif ratio > 1:
-        claim["verdict"] = "partly holds"
-        claim["finding"] = (
-            f"Partly holds here: JAX is faster, but by {ratio:.2f}x, not the article's "
-            f"{article_ratio:.1f}x ({times})."
-        )
-    else:
-        claim["verdict"] = "does not hold"
-        claim["finding"] = (
-            f"Does not hold here: PyTorch is {1 / ratio:.2f}x faster, the opposite of the "
-            f"article ({times})."
-        )
-    claim["ratio"] = ratio
-    claim["finding"] += _noise_note(data, "matmul", ("jax", "pytorch"))
-    return claim
-
-
-def _noise_note(data: dict[str, Any], probe: str, frameworks: tuple[str, ...]) -> str:
-    """A warning to append to a finding when its figures came from a noisy run."""
-    noisy = bool((data.get("environment") or {}).get("noisy")) or any(
-        p.get("noisy")
-        for p in data["probes"]
-        if p.get("id") == probe and p.get("framework") in frameworks
-    )
-    return (
-        " The run was noisy, so confirm on an idle machine before relying on it." if noisy else ""
-    )
-
-
-def _claim_grad(data: dict[str, Any], index: dict) -> dict[str, Any]:
-    claim: dict[str, Any] = {
-        "id": "A-GRAD",
-        "title": "The f'(2) = 7 check",
-        "claim": (
-            "For f(x) = x\u00b2 + 3x + 5, automatic differentiation in both frameworks gives "
-            f"f'(2) = {ARTICLE_GRAD_AT_2:g}."
-        ),
-        "article_short": f"f'(2) = {ARTICLE_GRAD_AT_2:g} in both frameworks",
-        "rows": [],
-        "verdict": "not checked",
-        "why": (
-            "This is exact arithmetic, not a timing: f'(x) = 2x + 3, so any correct autodiff "
-            "gives 7, and f''(x) = 2. A wrong value points to a broken install."
-        ),
-    }
-    results = []
-    for fw in FRAMEWORKS:
-        m = _metric(index, "autodiff", fw, "grad_at_2")
-        if not m:
-            continue
-        second = _metric(index, "autodiff", fw, "second_derivative")
-        ok = abs(float(m["median"]) - ARTICLE_GRAD_AT_2) <= GRAD_TOLERANCE
-        results.append(ok)
-        claim["rows"].append(
-            {
-                "framework": name(fw),
-                "grad_at_2": m["median"],
-                "second_derivative": second["median"] if second else None,
-                "ok": ok,
-            }
-        )
-    if not results:
-        claim["finding"] = "Not checked: " + _grad_missing(data) + "."
-        claim["measured_short"] = "not measured"
-        return claim
-    claim["measured_short"] = ", ".join(
-        f"{r['framework']} {r['grad_at_2']:g}" for r in claim["rows"]
-    )
-    if all(results):
-        claim["verdict"] = "holds"
-        frameworks = [r["framework"] for r in claim["rows"]]
-        subject = _and(frameworks) + (
-            " both give"
-            if len(frameworks) == 2
-            else " gives"
-            if len(frameworks) == 1
-            else " all give"
-        )
-        claim["finding"] = f"Holds here: {subject} f'(2) = 7."
-    else:
-        claim["verdict"] = "does not hold"
-        wrong = _and(
-            [f"{r['framework']} gave {r['grad_at_2']:g}" for r in claim["rows"] if not r["ok"]]
-        )
-        claim["finding"] = f"Does not hold here: {wrong}."
-    return claim
-
-
-def _grad_missing(data: dict[str, Any]) -> str:
-    if not data["probes"]:
-        return "no probes ran"
-    return "the autodiff probe did not run" + _level_hint("autodiff")
-
-
-def _claim_jit(data: dict[str, Any], index: dict) -> dict[str, Any]:
-    claim: dict[str, Any] = {
-        "id": "A-JIT",
-        "title": "\u201cJIT makes code several times faster\u201d",
-        "claim": "Compiling with JIT (jax.jit, torch.compile) makes code several times faster.",
-        "article_short": "several times faster",
-        "rows": [],
-        "verdict": "not checked",
-        "why": (
-            f"We count at least {SEVERAL_TIMES:g}x as 'several times' and under "
-            f"{CLEARLY_FASTER:g}x as no real gain. How much JIT helps depends on the code: it "
-            "fuses chains of small element-wise operations and removes per-operation Python "
-            "overhead, while one large matmul already runs as a single optimized kernel and "
-            "gains little. The first call pays the compile time."
-        ),
-    }
-    found = []
-    for fw in FRAMEWORKS:
-        m = _metric(index, "jit", fw, "speedup")
-        if not m:
-            continue
-        value = float(m["median"])
-        verdict = (
-            "holds"
-            if value >= SEVERAL_TIMES
-            else "partly holds"
-            if value >= CLEARLY_FASTER
-            else "does not hold"
-        )
-        compile_s = _metric(index, "jit", fw, "compile_s")
-        found.append(verdict)
-        claim["rows"].append(
-            {
-                "framework": name(fw),
-                "speedup": value,
-                "iqr": m.get("iqr"),
-                "n": m.get("n"),
-                "compile_s": compile_s["median"] if compile_s else None,
-                "verdict": verdict,
-            }
-        )
-    if not found:
-        reason = (
-            "no probes ran"
-            if not data["probes"]
-            else ("the jit probe did not run" + _level_hint("jit"))
-        )
-        if data["probes"] and any(p.get("id") == "jit" for p in data["probes"]):
-            reason = "; ".join(
-                _missing_reason(data, "jit", p["framework"])
-                for p in data["probes"]
-                if p.get("id") == "jit"
-            )
-        claim["finding"] = f"Not checked: {reason}."
-        claim["measured_short"] = "not measured"
-        return claim
-    claim["verdict"] = found[0] if all(v == found[0] for v in found) else "partly holds"
-    parts = [f"{r['framework']} {r['speedup']:.1f}x" for r in claim["rows"]]
-    claim["measured_short"] = ", ".join(parts) + " over eager"
-    summary = {
-        "holds": "Holds here",
-        "partly holds": "Holds only in part here",
-        "does not hold": "Does not hold here",
-    }[claim["verdict"]]
-    claim["finding"] = f"{summary}: on the jit probe, compiled code beat eager by {_and(parts)}."
-    return claim
-
-
-def _claim_perf(data: dict[str, Any], index: dict) -> dict[str, Any]:
-    low, high = ARTICLE_PERF_FACTOR
-    claim: dict[str, Any] = {
-        "id": "A-PERF",
-        "title": "\u201c4-5x faster in JAX\u201d",
-        "claim": f"JAX is {low:g}-{high:g}x faster than PyTorch.",
-        "article_short": f"JAX {low:g}-{high:g}x faster than PyTorch",
-        "rows": [],
-        "verdict": "not checked",
-        "why": (
-            "Speed depends on the workload, the hardware and how carefully each side is "
-            "compiled; the keras.io benchmarks (2024) found no backend fastest everywhere. A "
-            "probe on this machine speaks for this machine only."
-        ),
-    }
-    pairs = [
-        ("train_step", "steps_per_s", "training steps per second"),
-        ("matmul", "gflops", "float32 matmul rate"),
-    ]
-    verdicts = []
-    for probe, metric, label in pairs:
-        jax, torch = _metric(index, probe, "jax", metric), _metric(index, probe, "pytorch", metric)
-        if not jax or not torch or not torch["median"]:
-            continue
-        ratio = float(jax["median"]) / float(torch["median"])
-        if not _clearly_apart(jax, torch) or abs(ratio - 1) < CLEARLY_FASTER - 1:
-            verdict = "does not hold"
-        elif ratio >= low:
-            verdict = "holds"
-        elif ratio > 1:
-            verdict = "partly holds"
-        else:
-            verdict = "does not hold"
-        verdicts.append(verdict)
-        claim["rows"].append(
-            {
-                "measure": label,
-                "jax": jax["median"],
-                "pytorch": torch["median"],
-                "unit": jax.get("unit", ""),
-                "ratio": ratio,
-                "verdict": verdict,
-            }
-        )
-    if not verdicts:
-        reason = (
-            "no probes ran"
-            if not data["probes"]
-            else ("it needs JAX and PyTorch figures from the same probe")
-        )
-        claim["finding"] = f"Not checked: {reason}."
-        claim["measured_short"] = "not measured"
-        return claim
-    claim["verdict"] = verdicts[0] if all(v == verdicts[0] for v in verdicts) else "partly holds"
-    parts = [f"{r['ratio']:.2f}x PyTorch's {r['measure']}" for r in claim["rows"]]
-    claim["measured_short"] = "JAX/PyTorch " + ", ".join(
-        f"{r['ratio']:.2f}x ({r['measure']})" for r in claim["rows"]
-    )
-    lead = {
-        "holds": "Holds here",
-        "partly holds": "Partly holds here",
-        "does not hold": "Does not hold here",
-    }[claim["verdict"]]
-    claim["finding"] = (
-        f"{lead}: JAX reaches {_and(parts)} (above 1x means JAX is faster), where the "
-        f"article says {low:g}-{high:g}x."
-    )
-    measured = {r["measure"] for r in claim["rows"]}
-    used = [probe for probe, _metric_name, label in pairs if label in measured]
-    for probe in used:
-        note = _noise_note(data, probe, ("jax", "pytorch"))
-        if note:
-            claim["finding"] += note
-            break
-    return claim
 
 
 # --- 7. What would change the verdict -----------------------------------------------------
@@ -1000,7 +526,7 @@ def _risks(data: dict[str, Any]) -> dict[str, Any]:
         which = (
             f"Rule {superseded[0]} rests"
             if len(superseded) == 1
-            else (f"Rules {_and(superseded)} rest")
+            else (f"Rules {and_join(superseded)} rest")
         )
         caveats.append(f"{which} partly on superseded evidence; section 3 shows what replaced it.")
     return {"chosen": chosen, "runner_up": runner, "caveats": caveats}
