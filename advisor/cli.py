@@ -7,7 +7,6 @@ requested output goes to stdout, so JSON stays clean.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
@@ -60,7 +59,3 @@ def _register() -> None:
 
 
 _register()
-
-
-def output_path(value: str | None) -> Path | None:
-    return Path(value) if value else None
