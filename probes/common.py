@@ -88,6 +88,16 @@ class Recorder:
             self.noisy.append(name)
         return m
 
+    def train_step(self, t: Timing, *, size: int, family: str, dtype_name: str,
+                   initial_loss: float) -> dict[str, Any]:
+        """Record a training step's timings; return the cross-framework loss check."""
+        self.time("step_ms", t, 1e3, "ms")
+        self.rate("steps_per_s", t, 1.0, "steps/s")
+        self.rate("examples_per_s", t, float(size), "examples/s")
+        rtol = 1e-3 if dtype_name == "float32" else 3e-2
+        return {"name": f"{family} initial loss", "values": [initial_loss], "scale": 1.0,
+                "rtol": rtol}
+
     def _add(self, name: str, m: Metric, timing: Timing) -> Metric:
         self.blocks[name] = timing.block
         return self.put(name, m, timing.noisy)

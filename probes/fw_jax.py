@@ -302,12 +302,8 @@ def probe_train_step(ctx: Context) -> dict[str, Any]:
         return loss
 
     t = measure(call, sync, ctx.budget)
-    rec.time("step_ms", t, 1e3, "ms")
-    rec.rate("steps_per_s", t, 1.0, "steps/s")
-    rec.rate("examples_per_s", t, float(size), "examples/s")
-    rtol = 1e-3 if dtype_name == "float32" else 3e-2
-    check = {"name": f"{family} initial loss", "values": [initial_loss], "scale": 1.0,
-             "rtol": rtol}
+    check = rec.train_step(t, size=size, family=family, dtype_name=dtype_name,
+                           initial_loss=initial_loss)
     params = _params(dtype=dtype_name, model=family, batch=size, requested_batch=requested,
                      example_shape=list(model.example), mode="jax.jit(value_and_grad + SGD)",
                      blocks=rec.blocks)
