@@ -352,6 +352,21 @@ def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def get_path(data: dict[str, Any], path: str) -> Any:
+    """Value at a dotted path in nested dicts."""
+    for part in path.split("."):
+        data = data[part]
+    return data
+
+
+def set_path(data: dict[str, Any], path: str, value: Any) -> None:
+    """Set the value at a dotted path in nested dicts."""
+    *parents, leaf = path.split(".")
+    for part in parents:
+        data = data[part]
+    data[leaf] = value
+
+
 def build_context(profile: Profile, facts: Facts | None) -> dict[str, Any]:
     """The flat path -> value mapping that conditions read."""
     context = flatten(profile.model_dump(mode="json"))

@@ -39,7 +39,9 @@ from advisor.conditions import (
     ConditionError,
     Not,
     flatten,
+    get_path,
     parse_condition,
+    set_path,
 )
 from advisor.errors import InputError
 from advisor.profile import Profile
@@ -84,21 +86,6 @@ def _nest(path: str, value: Any) -> dict[str, Any]:
     for part in reversed(path.split(".")):
         out = {part: out}
     return out
-
-
-def get_path(data: dict[str, Any], path: str) -> Any:
-    """Value at a dotted path in nested dicts."""
-    for part in path.split("."):
-        data = data[part]
-    return data
-
-
-def set_path(data: dict[str, Any], path: str, value: Any) -> None:
-    """Set the value at a dotted path in nested dicts."""
-    *parents, leaf = path.split(".")
-    for part in parents:
-        data = data[part]
-    data[leaf] = value
 
 
 def model_field(path: str) -> tuple[type[BaseModel], FieldInfo]:

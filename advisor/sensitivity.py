@@ -17,7 +17,7 @@ import typing
 from enum import Enum
 from typing import Any
 
-from advisor.conditions import PROFILE_PATHS, flatten
+from advisor.conditions import PROFILE_PATHS, flatten, set_path
 from advisor.engine import Evaluation, Flip, Sensitivity, criterion_weights, evaluate, rank_order
 from advisor.facts import Facts
 from advisor.frameworks import FRAMEWORKS
@@ -124,7 +124,7 @@ def find_flips(
     candidates = candidate_changes(profile, ruleset)
     for path, old, new, kind, cost in candidates:
         changed = copy.deepcopy(base)
-        _set(changed, path, new)
+        set_path(changed, path, new)
         try:
             candidate = Profile.model_validate(changed)
         except ValueError:
@@ -154,13 +154,6 @@ def _distance(flip: Flip) -> float:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
         return abs(b - a) / (abs(a) + 1.0)
     return 0.0
-
-
-def _set(data: dict[str, Any], path: str, value: Any) -> None:
-    *parents, leaf = path.split(".")
-    for part in parents:
-        data = data[part]
-    data[leaf] = value
 
 
 def _describe(path: str, old: Any, new: Any) -> str:
