@@ -44,6 +44,9 @@ class Hardware(Choice):
     amd_gpu = "amd_gpu"
     tpu = "tpu"
     apple_silicon = "apple_silicon"
+    aws_trainium = "aws_trainium"
+    aws_inferentia = "aws_inferentia"
+    intel_gaudi = "intel_gaudi"
 
 
 class Target(Choice):
@@ -53,6 +56,43 @@ class Target(Choice):
     microcontroller = "microcontroller"
     edge = "edge"
     batch = "batch"
+
+
+class EdgeHardware(Choice):
+    edge_tpu = "edge_tpu"
+    mobile_npu = "mobile_npu"
+    apple_neural_engine = "apple_neural_engine"
+    nvidia_jetson = "nvidia_jetson"
+    intel_npu = "intel_npu"
+    arm_ethos = "arm_ethos"
+
+
+class ServingStack(Choice):
+    none = "none"
+    tf_serving = "tf_serving"
+    triton = "triton"
+    vllm = "vllm"
+    other = "other"
+
+
+class Language(Choice):
+    javascript = "javascript"
+    cpp = "cpp"
+    swift_kotlin = "swift_kotlin"
+    java = "java"
+    rust = "rust"
+
+
+class Simulator(Choice):
+    none = "none"
+    cpu = "cpu"
+    accelerator_jax = "accelerator_jax"
+    accelerator_pytorch = "accelerator_pytorch"
+
+
+class CodeSize(Choice):
+    small = "small"
+    large = "large"
 
 
 class Serving(Choice):
@@ -123,6 +163,23 @@ def parse_count(value: Any) -> Any:
     return value
 
 
+_SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmgt]?i?b?)\s*$", re.IGNORECASE)
+_SIZE_MB = {"": 1.0, "b": 1e-6, "kb": 1e-3, "kib": 1.024e-3, "mb": 1.0, "mib": 1.048576,
+            "gb": 1e3, "gib": 1073.741824, "tb": 1e6, "tib": 1.099511627776e6, "k": 1e-3,
+            "m": 1.0, "g": 1e3, "t": 1e6}
+
+
+def parse_megabytes(value: Any) -> Any:
+    """Accept 0.25, '256KB', '4 GB', '512MiB' as a size in MB."""
+    if isinstance(value, str):
+        match = _SIZE.match(value.replace("_", "").replace(",", ""))
+        unit = match.group(2).lower() if match else None
+        if not match or unit not in _SIZE_MB:
+            raise ValueError("expected a size in MB such as 0.25, 256KB, 512MB or 4GB")
+        return float(match.group(1)) * _SIZE_MB[unit]
+    return value
+
+
 class Project(Section):
     name: str = Field("Unnamed project", max_length=200, description="A name for the report.")
     notes: str = Field("", max_length=4000, description="Free-text notes, shown in the report.")
@@ -147,6 +204,16 @@ class TrainingScale(Section):
         description="Accelerators (GPUs or TPU chips) used for one training run.",
     )
     nodes: int = Field(1, ge=1, le=100_000, description="Machines used for one training run.")
+    federated: bool = Field(
+        False,
+        description="Trains across many clients' devices without collecting their data "
+        "(federated learning).",
+    )
+    on_device: bool = Field(
+        False,
+        description="Trains or fine-tunes on the end device itself (phone, browser, "
+        "microcontroller), not only on servers.",
+    )
 
 
 class HardwarePlan(Section):
@@ -158,6 +225,11 @@ class HardwarePlan(Section):
         default_factory=lambda: [Hardware.nvidia_gpu],
         description="Hardware the model runs on in production or for evaluation.",
     )
+    free_tpu_access: bool = Field(
+        False,
+        description="TPUs at no cost to the project (TPU Research Cloud, credits, Kaggle or "
+        "Colab TPUs).",
+    )
 
 
 class Deployment(Section):
@@ -165,6 +237,30 @@ class Deployment(Section):
         default_factory=lambda: [Target.server], description="Where trained models must run."
     )
     serving: Serving = Field(Serving.none, description="How models are served, if at all.")
+    serving_stack: ServingStack = Field(
+        ServingStack.none,
+        description="Serving stack already running in production: TF Serving or TFX, NVIDIA "
+        "Triton, vLLM, another, or none.",
+    )
+    edge_hardware: list[EdgeHardware] = Field(
+        default_factory=list,
+        description="Accelerators on the edge or mobile devices: Coral Edge TPU, phone NPUs "
+        "(Qualcomm, MediaTek, Pixel), Apple Neural Engine, NVIDIA Jetson, Intel NPU, Arm Ethos-U.",
+    )
+    device_memory_mb: float = Field(
+        0,
+        ge=0,
+        le=1e7,
+        description="Memory for the model on the smallest target device, in MB (0.25 for a "
+        "256 KB microcontroller); 0 means no particular limit.",
+    )
+    open_weights: bool = Field(
+        False,
+        description="The trained weights are released publicly for a community to use and "
+        "fine-tune.",
+    )
+
+    _memory = field_validator("device_memory_mb", mode="before")(parse_megabytes)
 
 
 class TeamExperience(Section):
@@ -187,6 +283,11 @@ class Team(Section):
         False, description="At ease with functional programming (pure functions, no mutation)."
     )
     numpy: bool = Field(True, description="Fluent in NumPy.")
+    languages: list[Language] = Field(
+        default_factory=list,
+        description="Languages besides Python the model code must live with: JavaScript, "
+        "C++, Swift/Kotlin, Java, Rust.",
+    )
 
 
 class Ecosystem(Section):
@@ -230,6 +331,27 @@ class Workload(Section):
     higher_order_derivatives: bool = Field(
         False, description="Needs Hessians or other higher-order derivatives."
     )
+    simulator: Simulator = Field(
+        Simulator.none,
+        description="Where environments or simulators run: none, on CPUs (Gymnasium, MuJoCo), "
+        "on the accelerator in JAX (Brax, MJX, gymnax, JAX-MD) or on the accelerator with "
+        "PyTorch tensors (Isaac Lab, ManiSkill, Genesis).",
+    )
+    compiled_training_loop: bool = Field(
+        False,
+        description="The whole training loop (many steps, or many runs or seeds at once) is "
+        "compiled into one accelerator program (lax.scan, vmap over runs).",
+    )
+    differentiable_solver: bool = Field(
+        False,
+        description="Gradients flow through a numerical solver (ODE/PDE solvers, physics "
+        "simulation, root finding, optimisation layers).",
+    )
+    sparse_embeddings: bool = Field(
+        False,
+        description="Large sparse embedding tables (recommenders, ads ranking: millions to "
+        "billions of ids).",
+    )
 
 
 class Profile(Section):
@@ -259,6 +381,15 @@ class Profile(Section):
     ecosystem: Ecosystem = Field(default_factory=Ecosystem, description="Ecosystem needs.")
     existing_code: list[ExistingCode] = Field(
         default_factory=list, description="Code the project already has (empty for none)."
+    )
+    existing_code_size: CodeSize = Field(
+        CodeSize.small,
+        description="How much existing code: small (scripts, a prototype) or large (a "
+        "production codebase or many models, with the team that maintains it).",
+    )
+    migrating_away: bool = Field(
+        False,
+        description="The team has decided to move off the framework of its existing code.",
     )
     priorities: Priorities = Field(default_factory=Priorities, description="What matters most.")
     determinism: Determinism = Field(
