@@ -8,6 +8,8 @@ A condition is YAML data, parsed once into objects and checked against the model
     {field: PATH, OP: VALUE}  a comparison
 
 OP is one of eq, ne, lt, lte, gt, gte, in, not_in, contains, contains_any, contains_all.
+A comparison may add ``unsaid: true|false``, its result when the profile does not give
+that answer; without it, an unsaid answer makes the comparison unknown.
 PATH names a profile field (``deployment.targets``) or a measured fact
 (``facts.jit_speedup.jax``). Evaluation is three-valued: a comparison on a fact that was
 not measured is *unknown* (None), and a rule whose condition is unknown stands aside.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import difflib
 import types
 import typing
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Union
@@ -212,10 +215,13 @@ class Compare(Condition):
     path: str
     op: str
     value: Any
+    unsaid: bool | None = None  # the result when the answer was not given (None: unknown)
 
     def evaluate(self, context: dict[str, Any]) -> bool | None:
         actual = context.get(self.path)
         if actual is None:
+            if self.unsaid is not None and self.path not in context:
+                return self.unsaid  # facts are always in the context, so only answers
             return None
         op, value = self.op, self.value
         if op == "eq":
@@ -295,7 +301,10 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
         raise ConditionError(
             f"expected all, any, not or field, got {sorted(map(str, keys))}{suggestion}", where
         )
-    ops = keys - {"field"}
+    unsaid = data.get("unsaid")
+    if "unsaid" in keys and not isinstance(unsaid, bool):
+        raise ConditionError("'unsaid' must be true or false", where)
+    ops = keys - {"field", "unsaid"}
     if len(ops) != 1:
         raise ConditionError(
             f"a comparison needs exactly one operator besides 'field' ({', '.join(OPERATORS)})",
@@ -311,7 +320,9 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
         value = _parse_operand(info, op, data[op])
     except ConditionError as exc:
         raise ConditionError(exc.message, where) from None
-    return Compare(info.path, op, value)
+    if unsaid is not None and info.is_fact:
+        raise ConditionError("'unsaid' applies to profile answers, not measured facts", where)
+    return Compare(info.path, op, value, unsaid)
 
 
 def _parse_operand(info: FieldInfo, op: str, raw: Any) -> Any:
@@ -367,8 +378,16 @@ def set_path(data: dict[str, Any], path: str, value: Any) -> None:
     data[leaf] = value
 
 
-def build_context(profile: Profile, facts: Facts | None) -> dict[str, Any]:
-    """The flat path -> value mapping that conditions read."""
+def build_context(
+    profile: Profile, facts: Facts | None, said: Collection[str] | None = None
+) -> dict[str, Any]:
+    """The flat path -> value mapping that conditions read.
+
+    Only the answers in ``said`` are present (all of them when ``said`` is None): a
+    comparison on an unsaid answer is unknown, like one on an unmeasured fact.
+    """
     context = flatten(profile.model_dump(mode="json"))
+    if said is not None:
+        context = {k: v for k, v in context.items() if k in said}
     context.update(flatten((facts or Facts()).model_dump(mode="json"), "facts."))
     return context

@@ -1,110 +1,36 @@
 """The rules engine: profile + facts + rules -> a scored, explained Decision.
 
-Scoring: each fired rule adds ``weight(criterion) * effect`` to a framework's raw
-score, where a criterion's weight is the mean of the profile priorities mapped to it
-in pack.yaml, divided by 3 (3 is neutral, 0 switches the criterion off). Raw scores
-map to 0-100 with ``50 + 50 * tanh(raw / 30)``: monotone and independent per
-framework. Vetoes exclude a framework whatever its score. Ties are broken by the
-number of supporting rules, then alphabetically, and the Decision says so.
+Rules read only what the profile says (:mod:`advisor.said`). Vetoes screen first;
+decisive facts then rank before soft preferences, which are the prior plus
+``weight(criterion) * effect`` of each fired rule, a criterion's weight being the mean
+of its priorities / 3 (3 is neutral, 0 switches it off). :mod:`advisor.scoring` holds
+the arithmetic. Ties are broken by the number of supporting rules, then alphabetically,
+and the Decision says so.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from advisor.conditions import build_context
+from advisor.decision import (  # noqa: F401  (re-exported)
+    Decision,
+    FiredRule,
+    Flip,
+    RankEntry,
+    Recommendation,
+    RouteChoice,
+    Sensitivity,
+    SkippedRule,
+)
 from advisor.facts import Facts
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
+from advisor.measured import machine_context
 from advisor.profile import Profile
-from advisor.rules import Evidence, InstallOption, Rule, RuleSet, StackItem
-
-SCORE_SCALE = 30.0
-
-
-class FiredRule(BaseModel):
-    id: str
-    title: str
-    criterion: str
-    weight: float
-    effects: dict[str, int]
-    weighted: dict[str, float]
-    veto: dict[str, str]
-    risks: dict[str, str]
-    why: str
-    evidence: list[Evidence]
-    facts_used: dict[str, Any] = Field(default_factory=dict)
-    impact: float
-
-
-class SkippedRule(BaseModel):
-    id: str
-    title: str
-    reason: str
-
-
-class RankEntry(BaseModel):
-    framework: str
-    name: str
-    score: float
-    raw: float
-    vetoed: bool
-    veto_reasons: list[str]
-    supporting_rules: int
-
-
-class Flip(BaseModel):
-    path: str
-    kind: str  # "priority" or "answer"
-    from_value: Any
-    to_value: Any
-    description: str
-    cost: float
-    new_winner: str
-
-
-class Sensitivity(BaseModel):
-    smallest_flip: Flip | None
-    flips_by_framework: dict[str, Flip | None]
-    candidates_tried: int
-    win_probability: dict[str, float]
-    samples: int
-    seed: int
-    method: str
-
-
-class Recommendation(BaseModel):
-    framework: str
-    name: str
-    score: float
-    runner_up: str | None
-    margin: float
-    confidence: str
-    tie_broken: bool
-    tie_note: str | None
-    all_vetoed: bool
-    summary: str
-    install: InstallOption | None
-    stack: list[StackItem]
-    starter: str
-    hedge: str
-
-
-class Decision(BaseModel):
-    recommendation: Recommendation
-    ranking: list[RankEntry]
-    rules: list[FiredRule]
-    skipped_rules: list[SkippedRule]
-    breakdown: dict[str, dict[str, float]]
-    weights: dict[str, float]
-    measured_facts_moved: list[str]
-    risks: list[dict[str, str]]
-    sensitivity: Sensitivity | None
-    ruleset: dict[str, Any]
-    probes_used: bool
+from advisor.rules import Rule, RuleSet
+from advisor.said import said_paths, substantive
+from advisor.scoring import combine, confidence, decisive_conflict, to_score
 
 
 @dataclass
@@ -116,6 +42,9 @@ class Evaluation:
     raw: dict[str, float]
     vetoes: dict[str, list[str]]
     support: dict[str, int]
+    soft: dict[str, float]
+    decisive: dict[str, float]
+    favoured: dict[str, list[str]]  # framework -> decisive facts (rule ids) for it
 
     def order(self) -> list[str]:
         return rank_order(self.raw, self.vetoes, self.support)
@@ -148,9 +77,27 @@ def rank_order(
     )
 
 
+def rule_effects(rule: Rule, ruleset: RuleSet) -> tuple[dict[str, float], dict[str, float]]:
+    """(soft effects, decisive units) of a fired rule, routes included."""
+    soft = {fw: float(d) for fw, d in rule.effects.items()}
+    decisive = dict.fromkeys(FRAMEWORKS, 0.0)
+    if rule.tier == "decisive":
+        soft, decisive = dict.fromkeys(FRAMEWORKS, 0.0), soft
+    if rule.route and ruleset.routes is not None:
+        for fw, points in ruleset.routes.effects(rule.route).items():
+            soft[fw] += points
+        sole = ruleset.routes.sole_runtime(rule.route)
+        if sole:
+            decisive[sole] += 1.0
+    return soft, decisive
+
+
 def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float]) -> Evaluation:
-    """Fire the rules on a flat context and add up their weighted effects."""
-    raw = dict.fromkeys(FRAMEWORKS, 0.0)
+    """Fire the rules on a flat context; decisive units and soft points per framework."""
+    prior = ruleset.meta.prior
+    soft = {fw: float(prior.effects.model_dump()[fw]) if prior else 0.0 for fw in FRAMEWORKS}
+    decisive = dict.fromkeys(FRAMEWORKS, 0.0)
+    favoured: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
     support = dict.fromkeys(FRAMEWORKS, 0)
     vetoes: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
     fired: list[Rule] = []
@@ -159,24 +106,27 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
         assert rule.condition is not None
         result = rule.condition.evaluate(context)
         if result is None:
-            skipped.append(rule)
-            continue
+            if any(context.get(f) is None for f in rule.condition.fields() if f[:6] == "facts."):
+                skipped.append(rule)
+            continue  # otherwise it needs an answer the profile did not give
         if not result:
             continue
         fired.append(rule)
         weight = weights[rule.criterion.value]
-        for fw, delta in rule.effects.items():
-            raw[fw] += weight * delta
-            if delta > 0:
+        rule_soft, rule_decisive = rule_effects(rule, ruleset)
+        for fw in FRAMEWORKS:
+            soft[fw] += weight * rule_soft[fw]
+            if rule_soft[fw] > 0:
                 support[fw] += 1
+            if weight > 0 and rule_decisive[fw]:
+                decisive[fw] += rule_decisive[fw]
+                if rule_decisive[fw] > 0:
+                    favoured[fw].append(rule.id)
         for fw, reason in rule.veto.items():
             vetoes[fw].append(f"{rule.id}: {reason}")
-    return Evaluation(fired, skipped, raw, vetoes, support)
-
-
-def to_score(raw: float) -> float:
-    """Map a raw score to 0-100 (50 is neutral)."""
-    return round(50.0 + 50.0 * math.tanh(raw / SCORE_SCALE), 1)
+    model = ruleset.meta.decision
+    raw = {fw: combine(decisive[fw], soft[fw], model) for fw in FRAMEWORKS}
+    return Evaluation(fired, skipped, raw, vetoes, support, soft, decisive, favoured)
 
 
 def decide(
@@ -189,7 +139,8 @@ def decide(
 ) -> Decision:
     """Score the three frameworks for a profile and explain the result."""
     facts = facts or Facts()
-    context = build_context(profile, facts)
+    said = said_paths(profile)
+    context, measurement_note = machine_context(build_context(profile, facts, said))
     weights = criterion_weights(ruleset, profile.priorities.model_dump())
     ev = evaluate(ruleset, context, weights)
     order = ev.order()
@@ -202,17 +153,25 @@ def decide(
             vetoed=bool(ev.vetoes[fw]),
             veto_reasons=ev.vetoes[fw],
             supporting_rules=ev.support[fw],
+            decisive=round(ev.decisive[fw], 4),
+            soft=round(ev.soft[fw], 4),
         )
         for fw in order
     ]
-    fired = [_fired(rule, weights, context) for rule in ev.fired]
+    fired = [_fired(rule, weights, context, ruleset) for rule in ev.fired]
     fired.sort(key=lambda r: (-r.impact, r.id))
+    answered = substantive(said)
+    thin = len(answered) < ruleset.meta.decision.thin_profile_answers or not ev.fired
     sensitivity = None
     if with_sensitivity:
         from advisor.sensitivity import analyse
 
         sensitivity = analyse(profile, facts, ruleset, ev, weights, seed=seed)
-    recommendation = _recommendation(ranking, ev, ruleset, context, sensitivity)
+    conflict = decisive_conflict(ev.favoured)
+    full_context = build_context(profile, facts)
+    recommendation = _recommendation(
+        ranking, ev, ruleset, full_context, sensitivity, thin=thin, conflict=conflict
+    )
     breakdown = {c.id.value: dict.fromkeys(FRAMEWORKS, 0.0) for c in ruleset.meta.criteria}
     for rule in fired:
         for fw, value in rule.weighted.items():
@@ -220,18 +179,15 @@ def decide(
     risks = [
         {"rule": r.id, "framework": fw, "text": text} for r in fired for fw, text in r.risks.items()
     ]
+    skip_reason = measurement_note or (
+        "needs a measurement from the probes (run with --probes quick or higher)"
+    )
+    prior = ruleset.meta.prior
     return Decision(
         recommendation=recommendation,
         ranking=ranking,
         rules=fired,
-        skipped_rules=[
-            SkippedRule(
-                id=r.id,
-                title=r.title,
-                reason="needs a measurement from the probes (run with --probes quick or higher)",
-            )
-            for r in ev.skipped
-        ],
+        skipped_rules=[SkippedRule(id=r.id, title=r.title, reason=skip_reason) for r in ev.skipped],
         breakdown=breakdown,
         weights={k: round(v, 4) for k, v in weights.items()},
         measured_facts_moved=sorted({r.id for r in fired if r.facts_used}),
@@ -243,24 +199,50 @@ def decide(
             "rule_count": len(ruleset.rules),
         },
         probes_used=any(v is not None for k, v in context.items() if k.startswith("facts.")),
+        answered=answered,
+        thin_profile=thin,
+        prior=(
+            {"effects": dict(prior.effects.items()), "why": prior.why}
+            if prior
+            else {"effects": dict.fromkeys(FRAMEWORKS, 0), "why": ""}
+        ),
+        decisive_facts={fw: ids for fw, ids in ev.favoured.items() if ids},
+        decisive_conflict=conflict,
+        measurement_note=measurement_note,
     )
 
 
-def _fired(rule: Rule, weights: dict[str, float], context: dict[str, Any]) -> FiredRule:
+def _fired(
+    rule: Rule, weights: dict[str, float], context: dict[str, Any], ruleset: RuleSet
+) -> FiredRule:
     weight = weights[rule.criterion.value]
-    weighted = {fw: round(weight * d, 4) for fw, d in rule.effects.items() if d}
+    soft, decisive = rule_effects(rule, ruleset)
+    weighted = {fw: round(weight * d, 4) for fw, d in soft.items() if d}
+    units = {fw: d for fw, d in decisive.items() if d and weight > 0}
     facts_used = {
         path: context.get(path)
         for path in sorted(rule.condition.fields() if rule.condition else ())
         if path.startswith("facts.")
     }
-    impact = max([abs(v) for v in weighted.values()] + [100.0 if rule.veto.items() else 0.0])
+    unit = ruleset.meta.decision.decisive_unit
+    impact = max(
+        [abs(v) for v in weighted.values()]
+        + [abs(v) * unit for v in units.values()]
+        + [100.0 if rule.veto.items() else 0.0]
+    )
+    routes = []
+    if rule.route and ruleset.routes is not None:
+        venue = ruleset.routes.venues[rule.route]
+        for fw in FRAMEWORKS:
+            best = venue.best(fw)
+            routes.append(RouteChoice(framework=fw, **best.model_dump()))
     return FiredRule(
         id=rule.id,
         title=rule.title,
         criterion=rule.criterion.value,
+        tier=rule.tier,
         weight=round(weight, 4),
-        effects={fw: d for fw, d in rule.effects.items() if d},
+        effects={fw: round(d) for fw, d in soft.items() if d},
         weighted=weighted,
         veto=dict(rule.veto.items()),
         risks=dict(rule.risks.items()),
@@ -268,6 +250,8 @@ def _fired(rule: Rule, weights: dict[str, float], context: dict[str, Any]) -> Fi
         evidence=rule.evidence,
         facts_used=facts_used,
         impact=round(impact, 4),
+        routes=routes,
+        decisive=units,
     )
 
 
@@ -277,6 +261,9 @@ def _recommendation(
     ruleset: RuleSet,
     context: dict[str, Any],
     sensitivity: Sensitivity | None,
+    *,
+    thin: bool,
+    conflict: bool,
 ) -> Recommendation:
     first = ranking[0]
     second = ranking[1] if len(ranking) > 1 else None
@@ -294,7 +281,15 @@ def _recommendation(
             "then alphabetically."
         )
     win_p = sensitivity.win_probability.get(first.framework) if sensitivity else None
-    confidence = _confidence(margin, win_p, tie, all_vetoed)
+    level = confidence(
+        ruleset.meta.decision,
+        margin=margin,
+        win_p=win_p,
+        tie=tie,
+        all_vetoed=all_vetoed,
+        thin=thin,
+        conflict=conflict,
+    )
     info = ruleset.meta.frameworks[first.framework]
     stack = [
         item
@@ -322,7 +317,7 @@ def _recommendation(
         score=first.score,
         runner_up=runner_up.framework if runner_up else None,
         margin=margin,
-        confidence=confidence,
+        confidence=level,
         tie_broken=tie,
         tie_note=tie_note,
         all_vetoed=all_vetoed,
@@ -332,16 +327,3 @@ def _recommendation(
         starter=info.starter,
         hedge=ruleset.meta.hedge,
     )
-
-
-def _confidence(margin: float, win_p: float | None, tie: bool, all_vetoed: bool) -> str:
-    """high / medium / low from the Monte-Carlo win probability (or the margin alone)."""
-    if tie or all_vetoed:
-        return "low"
-    if win_p is None:
-        return "high" if margin >= 15 else "medium" if margin >= 5 else "low"
-    if win_p >= 0.9 and margin >= 5:
-        return "high"
-    if win_p >= 0.65:
-        return "medium"
-    return "low"

@@ -164,9 +164,22 @@ def parse_count(value: Any) -> Any:
 
 
 _SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmgt]?i?b?)\s*$", re.IGNORECASE)
-_SIZE_MB = {"": 1.0, "b": 1e-6, "kb": 1e-3, "kib": 1.024e-3, "mb": 1.0, "mib": 1.048576,
-            "gb": 1e3, "gib": 1073.741824, "tb": 1e6, "tib": 1.099511627776e6, "k": 1e-3,
-            "m": 1.0, "g": 1e3, "t": 1e6}
+_SIZE_MB = {
+    "": 1.0,
+    "b": 1e-6,
+    "kb": 1e-3,
+    "kib": 1.024e-3,
+    "mb": 1.0,
+    "mib": 1.048576,
+    "gb": 1e3,
+    "gib": 1073.741824,
+    "tb": 1e6,
+    "tib": 1.099511627776e6,
+    "k": 1e-3,
+    "m": 1.0,
+    "g": 1e3,
+    "t": 1e6,
+}
 
 
 def parse_megabytes(value: Any) -> Any:

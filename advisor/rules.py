@@ -10,99 +10,36 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from advisor.conditions import Condition, ConditionError, build_context, parse_condition
 from advisor.errors import InputError
 from advisor.facts import Facts
-from advisor.frameworks import FRAMEWORKS
 from advisor.profile import Profile
+from advisor.routes import RouteTable, load_routes
+from advisor.rule_schema import (  # noqa: F401  (re-exported: the pack's public models)
+    PRIORITY_NAMES,
+    Criterion,
+    Criterion_,
+    DecisionModel,
+    Effects,
+    Evidence,
+    FrameworkInfo,
+    InstallOption,
+    PackMeta,
+    Prior,
+    Risks,
+    RuleExamples,
+    StackItem,
+    Strict,
+    Vetoes,
+)
+from advisor.said import said_paths
 from advisor.validation import input_error_from_validation, register_model
 from advisor.yamlio import YamlDocument, load_yaml_file
-
-
-class Criterion(str, Enum):
-    """The twelve criteria of the source articles (CLAIMS.md C-*)."""
-
-    scale = "scale"
-    hardware = "hardware"
-    deployment = "deployment"
-    team_style = "team_style"
-    ecosystem = "ecosystem"
-    prototyping = "prototyping"
-    production = "production"
-    performance = "performance"
-    legacy = "legacy"
-    learning_curve = "learning_curve"
-    parallelism = "parallelism"
-    determinism = "determinism"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-PRIORITY_NAMES = tuple(Profile.model_fields["priorities"].annotation.model_fields)
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Evidence(Strict):
-    """One checkable source for a rule."""
-
-    title: str = Field(min_length=3)
-    source: str = Field(min_length=2, description="Publisher or project.")
-    year: int = Field(ge=1990, le=2100)
-    url: str | None = Field(None, pattern=r"^https?://\S+$")
-    claim: str = Field(min_length=10, description="What the source says, in one sentence.")
-    status: Literal["current", "superseded"] = "current"
-    superseded_by: str | None = Field(
-        None, description="For a superseded claim: what replaced it and when."
-    )
-
-    @model_validator(mode="after")
-    def _superseded_has_note(self) -> Evidence:
-        if self.status == "superseded" and not self.superseded_by:
-            raise ValueError("a superseded claim needs 'superseded_by' saying what replaced it")
-        return self
-
-
-class Effects(Strict):
-    """Score changes per framework, -5..5."""
-
-    pytorch: int = Field(0, ge=-5, le=5)
-    jax: int = Field(0, ge=-5, le=5)
-    tensorflow: int = Field(0, ge=-5, le=5)
-
-    def items(self) -> list[tuple[str, int]]:
-        return [(fw, getattr(self, fw)) for fw in FRAMEWORKS]
-
-
-class Vetoes(Strict):
-    """Hard constraints: a framework excluded, with the reason."""
-
-    pytorch: str | None = Field(None, min_length=10)
-    jax: str | None = Field(None, min_length=10)
-    tensorflow: str | None = Field(None, min_length=10)
-
-    def items(self) -> list[tuple[str, str]]:
-        return [(fw, getattr(self, fw)) for fw in FRAMEWORKS if getattr(self, fw)]
-
-
-class Risks(Vetoes):
-    """Caveats shown when the rule fires and that framework is recommended."""
-
-
-class RuleExamples(Strict):
-    """semgrep-style fixtures: profiles that must fire the rule, and ones that must not."""
-
-    fire: list[dict[str, Any]] = Field(min_length=1)
-    ok: list[dict[str, Any]] = Field(min_length=1)
 
 
 class Rule(Strict):
@@ -113,6 +50,16 @@ class Rule(Strict):
     id: str = Field(pattern=r"^[A-Z]{2,5}[0-9]{3}$")
     title: str = Field(min_length=5)
     criterion: Criterion
+    tier: Literal["soft", "decisive"] = Field(
+        "soft",
+        description="decisive: a fact that settles the choice in practice; its effects count "
+        "in decisive units (1 = one such fact), ranked before every soft preference.",
+    )
+    route: str | None = Field(
+        None,
+        description="A venue of rules/data/routes.yaml: the rule scores each framework by its "
+        "best route there (added to `effects`).",
+    )
     when: Any = None
     effects: Effects = Field(default_factory=Effects)
     veto: Vetoes = Field(default_factory=Vetoes)
@@ -131,8 +78,10 @@ class Rule(Strict):
 
     @model_validator(mode="after")
     def _check(self) -> Rule:
-        if not any(v for _, v in self.effects.items()) and not self.veto.items():
-            raise ValueError("a rule needs at least one non-zero effect or a veto")
+        if not any(v for _, v in self.effects.items()) and not self.veto.items() and not self.route:
+            raise ValueError("a rule needs at least one non-zero effect, a route or a veto")
+        if self.tier == "decisive" and any(abs(v) > 2 for _, v in self.effects.items()):
+            raise ValueError("a decisive rule's effects count decisive units: -2..2")
         if all(e.status == "superseded" for e in self.evidence):
             raise ValueError(
                 "evidence: a rule needs at least one current claim, not only superseded ones"
@@ -147,65 +96,6 @@ class Rule(Strict):
 register_model(Rule)
 
 
-class Criterion_(Strict):
-    """Metadata of one criterion in pack.yaml."""
-
-    id: Criterion
-    claim_id: str = Field(pattern=r"^C-[A-Z]+$")
-    prefix: str = Field(pattern=r"^[A-Z]{2,5}$")
-    title: str
-    priorities: list[str] = Field(default_factory=list)
-    description: str = ""
-
-    @field_validator("priorities")
-    @classmethod
-    def _known_priorities(cls, value: list[str]) -> list[str]:
-        for name in value:
-            if name not in PRIORITY_NAMES:
-                raise ValueError(f"unknown priority '{name}' (one of {', '.join(PRIORITY_NAMES)})")
-        return value
-
-
-class StackItem(Strict):
-    name: str
-    role: str
-    url: str | None = Field(None, pattern=r"^https?://\S+$")
-    note: str = ""
-    when: Any = None
-
-
-class InstallOption(Strict):
-    command: str
-    note: str = ""
-    when: Any = None
-
-
-class FrameworkInfo(Strict):
-    name: str
-    summary: str
-    install: list[InstallOption] = Field(min_length=1)
-    stack: list[StackItem] = Field(min_length=1)
-    starter: str
-
-
-class PackMeta(Strict):
-    ruleset: str
-    version: str
-    criteria: list[Criterion_]
-    frameworks: dict[str, FrameworkInfo]
-    hedge: str = ""
-
-    @model_validator(mode="after")
-    def _complete(self) -> PackMeta:
-        ids = [c.id for c in self.criteria]
-        missing = set(Criterion) - set(ids)
-        if missing or len(ids) != len(set(ids)):
-            raise ValueError(f"criteria must list each criterion once; missing {sorted(missing)}")
-        if set(self.frameworks) != set(FRAMEWORKS):
-            raise ValueError(f"frameworks must be exactly {', '.join(FRAMEWORKS)}")
-        return self
-
-
 @dataclass
 class RuleSet:
     """The loaded rules plus the core pack's metadata, with parsed conditions."""
@@ -214,6 +104,7 @@ class RuleSet:
     rules: list[Rule]
     sources: dict[str, str] = field(default_factory=dict)  # rule id -> file
     conditions: dict[tuple[str, str, int], Condition] = field(default_factory=dict)
+    routes: RouteTable | None = None
 
     def criterion(self, cid: str) -> Criterion_:
         return next(c for c in self.meta.criteria if c.id == cid)
@@ -310,7 +201,8 @@ def _check_examples(rule: Rule, doc: YamlDocument, loc: tuple[Any, ...], label: 
                     exc, doc, prefix=ex_loc, label=f"{label}: examples.{kind}[{i}]"
                 ) from None
             assert rule.condition is not None
-            result = rule.condition.evaluate(build_context(profile, facts))
+            context = build_context(profile, facts, said_paths(profile))
+            result = rule.condition.evaluate(context)
             if kind == "fire" and result is not True:
                 outcome = "stood aside (a fact is missing)" if result is None else "did not fire"
                 raise InputError(
@@ -338,11 +230,21 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     """Load the core pack plus any extra packs, checking ids are unique across all."""
     core = core or core_pack_dir()
     meta, conditions = load_pack_meta(core / "pack.yaml")
+    routes_file = core / "data" / "routes.yaml"
+    routes = load_routes(routes_file) if routes_file.is_file() else None
     rules: list[Rule] = []
     sources: dict[str, str] = {}
     for directory in [core, *(extra_dirs or [])]:
         for path in rule_files(directory):
             for rule, line in load_rule_file(path, meta):
+                if rule.route and (routes is None or rule.route not in routes.venues):
+                    known = ", ".join(sorted(routes.venues)) if routes else "none"
+                    raise InputError(
+                        f"unknown route venue '{rule.route}' (known: {known})",
+                        path=str(path),
+                        line=line,
+                        field=f"rule {rule.id}: route",
+                    )
                 if rule.id in sources:
                     raise InputError(
                         f"duplicate rule id (already defined in {sources[rule.id]})",
@@ -352,7 +254,7 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
                     )
                 sources[rule.id] = str(path)
                 rules.append(rule)
-    return RuleSet(meta=meta, rules=rules, sources=sources, conditions=conditions)
+    return RuleSet(meta=meta, rules=rules, sources=sources, conditions=conditions, routes=routes)
 
 
 def rule_files(directory: Path) -> list[Path]:

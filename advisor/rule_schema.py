@@ -1,0 +1,184 @@
+"""The data models of a rule pack besides the rules: criteria, evidence, effects, pack.yaml.
+
+Kept apart from :mod:`advisor.rules` (the Rule model and the loaders) so each module stays
+small. Everything is strict: unknown keys are errors.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from advisor.frameworks import FRAMEWORKS
+from advisor.profile import Profile
+
+
+class Criterion(str, Enum):
+    """The twelve criteria of the source articles (CLAIMS.md C-*)."""
+
+    scale = "scale"
+    hardware = "hardware"
+    deployment = "deployment"
+    team_style = "team_style"
+    ecosystem = "ecosystem"
+    prototyping = "prototyping"
+    production = "production"
+    performance = "performance"
+    legacy = "legacy"
+    learning_curve = "learning_curve"
+    parallelism = "parallelism"
+    determinism = "determinism"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+PRIORITY_NAMES = tuple(Profile.model_fields["priorities"].annotation.model_fields)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Evidence(Strict):
+    """One checkable source for a rule."""
+
+    title: str = Field(min_length=3)
+    source: str = Field(min_length=2, description="Publisher or project.")
+    year: int = Field(ge=1990, le=2100)
+    url: str | None = Field(None, pattern=r"^https?://\S+$")
+    claim: str = Field(min_length=10, description="What the source says, in one sentence.")
+    status: Literal["current", "superseded"] = "current"
+    superseded_by: str | None = Field(
+        None, description="For a superseded claim: what replaced it and when."
+    )
+
+    @model_validator(mode="after")
+    def _superseded_has_note(self) -> Evidence:
+        if self.status == "superseded" and not self.superseded_by:
+            raise ValueError("a superseded claim needs 'superseded_by' saying what replaced it")
+        return self
+
+
+class Effects(Strict):
+    """Score changes per framework, -5..5."""
+
+    pytorch: int = Field(0, ge=-5, le=5)
+    jax: int = Field(0, ge=-5, le=5)
+    tensorflow: int = Field(0, ge=-5, le=5)
+
+    def items(self) -> list[tuple[str, int]]:
+        return [(fw, getattr(self, fw)) for fw in FRAMEWORKS]
+
+
+class Vetoes(Strict):
+    """Hard constraints: a framework excluded, with the reason."""
+
+    pytorch: str | None = Field(None, min_length=10)
+    jax: str | None = Field(None, min_length=10)
+    tensorflow: str | None = Field(None, min_length=10)
+
+    def items(self) -> list[tuple[str, str]]:
+        return [(fw, getattr(self, fw)) for fw in FRAMEWORKS if getattr(self, fw)]
+
+
+class Risks(Vetoes):
+    """Caveats shown when the rule fires and that framework is recommended."""
+
+
+class RuleExamples(Strict):
+    """semgrep-style fixtures: profiles that must fire the rule, and ones that must not."""
+
+    fire: list[dict[str, Any]] = Field(min_length=1)
+    ok: list[dict[str, Any]] = Field(min_length=1)
+
+
+class Criterion_(Strict):
+    """Metadata of one criterion in pack.yaml."""
+
+    id: Criterion
+    claim_id: str = Field(pattern=r"^C-[A-Z]+$")
+    prefix: str = Field(pattern=r"^[A-Z]{2,5}$")
+    title: str
+    priorities: list[str] = Field(default_factory=list)
+    description: str = ""
+
+    @field_validator("priorities")
+    @classmethod
+    def _known_priorities(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if name not in PRIORITY_NAMES:
+                raise ValueError(f"unknown priority '{name}' (one of {', '.join(PRIORITY_NAMES)})")
+        return value
+
+
+class StackItem(Strict):
+    name: str
+    role: str
+    url: str | None = Field(None, pattern=r"^https?://\S+$")
+    note: str = ""
+    when: Any = None
+
+
+class InstallOption(Strict):
+    command: str
+    note: str = ""
+    when: Any = None
+
+
+class FrameworkInfo(Strict):
+    name: str
+    summary: str
+    install: list[InstallOption] = Field(min_length=1)
+    stack: list[StackItem] = Field(min_length=1)
+    starter: str
+
+
+class Prior(Strict):
+    """What the advisor believes before any answer: one small, documented term."""
+
+    effects: Effects
+    why: str = Field(min_length=10)
+    evidence: list[Evidence] = Field(min_length=1)
+
+
+class DecisionModel(Strict):
+    """The constants of the decision model (see advisor/scoring.py)."""
+
+    decisive_unit: float = Field(24.0, gt=0)
+    soft_bound: float = Field(11.0, gt=0)
+    thin_profile_answers: int = Field(3, ge=0)
+    high_win_probability: float = Field(0.9, ge=0, le=1)
+    high_margin: float = Field(5.0, ge=0)
+    medium_win_probability: float = Field(0.65, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _lexicographic(self) -> DecisionModel:
+        if 2 * self.soft_bound >= self.decisive_unit:
+            raise ValueError(
+                "soft_bound must be below half a decisive unit, so no pile of soft "
+                "preferences outvotes one decisive fact"
+            )
+        return self
+
+
+class PackMeta(Strict):
+    ruleset: str
+    version: str
+    criteria: list[Criterion_]
+    frameworks: dict[str, FrameworkInfo]
+    hedge: str = ""
+    prior: Prior | None = None
+    decision: DecisionModel = Field(default_factory=DecisionModel)
+
+    @model_validator(mode="after")
+    def _complete(self) -> PackMeta:
+        ids = [c.id for c in self.criteria]
+        missing = set(Criterion) - set(ids)
+        if missing or len(ids) != len(set(ids)):
+            raise ValueError(f"criteria must list each criterion once; missing {sorted(missing)}")
+        if set(self.frameworks) != set(FRAMEWORKS):
+            raise ValueError(f"frameworks must be exactly {', '.join(FRAMEWORKS)}")
+        return self
