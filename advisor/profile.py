@@ -193,9 +193,27 @@ def parse_megabytes(value: Any) -> Any:
     return value
 
 
+DISPLAY_ONLY = "x-display-only"
+
+
+def display_only(reason: str) -> dict[str, Any]:
+    """Field metadata for an answer no rule reads: shown or used by the probes only."""
+    return {DISPLAY_ONLY: reason}
+
+
 class Project(Section):
-    name: str = Field("Unnamed project", max_length=200, description="A name for the report.")
-    notes: str = Field("", max_length=4000, description="Free-text notes, shown in the report.")
+    name: str = Field(
+        "Unnamed project",
+        max_length=200,
+        description="A name for the report.",
+        json_schema_extra=display_only("a label for the report"),
+    )
+    notes: str = Field(
+        "",
+        max_length=4000,
+        description="Free-text notes, shown in the report.",
+        json_schema_extra=display_only("shown in the report as written"),
+    )
 
 
 class ModelScale(Section):
@@ -334,9 +352,17 @@ class Priorities(Section):
 
 class Workload(Section):
     model_family: ModelFamily = Field(
-        ModelFamily.mlp, description="Kind of model the probes should imitate."
+        ModelFamily.mlp,
+        description="Kind of model the probes should imitate.",
+        json_schema_extra=display_only("shapes the probes' workload; no rule reads it"),
     )
-    batch_size: int = Field(64, ge=1, le=65536, description="Typical training batch size.")
+    batch_size: int = Field(
+        64,
+        ge=1,
+        le=65536,
+        description="Typical training batch size.",
+        json_schema_extra=display_only("shapes the probes' workload; no rule reads it"),
+    )
     dtype: DType = Field(DType.float32, description="Training precision.")
     per_example_gradients: bool = Field(
         False, description="Needs per-example gradients (differential privacy, influence, ...)."

@@ -17,6 +17,7 @@ from typing import Any
 from advisor.frameworks import FRAMEWORKS
 from advisor.markdown_text import fmt_num, fmt_pct
 from advisor.profile import Profile
+from advisor.report_basis import basis
 from advisor.report_claims import claims
 from advisor.report_common import (
     HARDWARE_LABELS,
@@ -33,6 +34,8 @@ from advisor.report_common import (
     probe_index,
     relative_spread,
 )
+
+MINUS = "\u2212"
 
 
 def build_report(data: dict[str, Any]) -> dict[str, Any]:
@@ -56,6 +59,7 @@ def build_report(data: dict[str, Any]) -> dict[str, Any]:
             HARDWARE_LABELS.get(h, h) for h in data["profile"]["hardware"]["training"]
         ),
         "show_hedge": bool(rec["hedge"]) and rec["confidence"] in ("low", "medium"),
+        "basis": basis(data),
     }
 
 
@@ -169,8 +173,12 @@ def _standing(data: dict[str, Any]) -> list[dict[str, Any]]:
 # --- 3. Why ------------------------------------------------------------------------------
 
 
-def _effects_text(weighted: dict[str, float]) -> str:
-    parts = []
+def _effects_text(weighted: dict[str, float], decisive: dict[str, float] | None = None) -> str:
+    parts = [
+        f"decisive: {name(fw)} {'+' if v > 0 else MINUS}{abs(v):g}"
+        for fw, v in (decisive or {}).items()
+        if v
+    ]
     for fw in FRAMEWORKS:
         value = weighted.get(fw)
         if value:
@@ -186,7 +194,7 @@ def _why(data: dict[str, Any]) -> dict[str, Any]:
     for rule in data["rules"]:
         for fw, reason in rule["veto"].items():
             vetoes.append({"framework": fw, "name": name(fw), "rule": rule["id"], "reason": reason})
-        if not rule["weighted"]:
+        if not rule["weighted"] and not rule.get("decisive"):
             continue
         evidence = [
             {**ev, "superseded": ev.get("status") == "superseded"} for ev in rule["evidence"]
@@ -197,7 +205,7 @@ def _why(data: dict[str, Any]) -> dict[str, Any]:
                 "title": rule["title"],
                 "criterion": criterion_label(rule["criterion"]),
                 "why": rule["why"],
-                "effects": _effects_text(rule["weighted"]),
+                "effects": _effects_text(rule["weighted"], rule.get("decisive") or {}),
                 "impact": rule["impact"],
                 "evidence": evidence,
                 "facts_used": [

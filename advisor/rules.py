@@ -79,7 +79,7 @@ class Rule(Strict):
     @model_validator(mode="after")
     def _check(self) -> Rule:
         if not any(v for _, v in self.effects.items()) and not self.veto.items() and not self.route:
-            raise ValueError("a rule needs at least one non-zero effect, a route or a veto")
+            raise ValueError("a rule needs at least one non-zero effect or a veto (or a route)")
         if self.tier == "decisive" and any(abs(v) > 2 for _, v in self.effects.items()):
             raise ValueError("a decisive rule's effects count decisive units: -2..2")
         if all(e.status == "superseded" for e in self.evidence):

@@ -9,6 +9,7 @@
    Gaussian noise (sd 1 level, clipped to 0-5) and, half the time, the answers a user is
    least sure of: one said answer is dropped, or one judgement answer (experience,
    functional style, purpose, determinism, code size) moves to a neighbouring value.
+   Answers behind a veto or a decisive fact are hard facts and are not perturbed.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def analyse(
     for fw in FRAMEWORKS:
         if fw != current.winner:
             by_fw[fw] = next((f for f in flips if f.new_winner == fw), None)
-    variants = answer_variants(base, ruleset)
+    variants = answer_variants(base, ruleset, _protected(ruleset, current))
     win = win_probabilities(ruleset, current, variants, base.priorities, seed=seed)
     return Sensitivity(
         smallest_flip=flips[0] if flips else None,
@@ -214,10 +215,25 @@ def _fmt(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def answer_variants(base: _Base, ruleset: RuleSet) -> list[dict[str, Any]]:
-    """Contexts with one uncertain answer dropped or moved to a neighbouring value."""
+def _protected(ruleset: RuleSet, current: Evaluation) -> set[str]:
+    """Answers behind a veto or a decisive fact: hard facts, not perturbed."""
+    out: set[str] = set()
+    for rule in current.fired:
+        _, decisive = rule_effects(rule, ruleset)
+        if rule.veto.items() or any(decisive.values()):
+            out |= rule.condition.fields() if rule.condition else set()
+    return out
+
+
+def answer_variants(
+    base: _Base, ruleset: RuleSet, protected: set[str] | None = None
+) -> list[dict[str, Any]]:
+    """Contexts with one uncertain answer dropped or moved to a neighbouring value.
+
+    Answers behind a veto or a decisive fact are hard facts and stay as said.
+    """
     out = []
-    for path in sorted(base.said):
+    for path in sorted(base.said - (protected or set())):
         if path.startswith(SKIP_PREFIXES) or path.startswith("priorities."):
             continue
         out.append(base.changed(path, None)[0])

@@ -302,7 +302,8 @@ def test_a_skipped_question_drops_its_answer() -> None:
     paths = [qs.questions[i].path for i in relevant]
     number = paths.index("deployment.targets") + 1
     lines = _answers_until("deployment.serving", "online_api") + _enter_all(40)
-    lines = [*lines[:len(paths)], str(number), "batch", "y"]
+    # online_api brings one follow-up (the serving stack in place)
+    lines = [*lines[:len(paths) + 1], str(number), "batch", "y"]
     profile, _ = _session(lines)
     assert profile.deployment.targets == ["batch"]
     assert profile.deployment.serving == Serving.none  # serving no longer applies

@@ -112,7 +112,8 @@ def test_r7_reading_tensorflow_rests_on_existing_code_and_skills() -> None:
     data["team"]["experience"] = {"pytorch": "none", "jax": "none", "tensorflow": "none"}
     d = decision(data)
     assert d.recommendation.framework == "pytorch"
-    assert d.recommendation.margin < 5  # a close call, not a landslide
+    # a close call, not a landslide: phones and browsers have mature PyTorch routes now
+    assert d.recommendation.margin < 10
     assert d.ranking[1].framework == "tensorflow"
 
 
