@@ -46,7 +46,7 @@ def _thin(data: dict[str, Any]) -> str | None:
     return (
         f"The profile is too thin to decide: {given} answer(s) given, so the scores are "
         "close to the prior. Say where the models train and run, what the team knows and "
-        "what code exists (`advisor ask`)."
+        "what code exists: advisor ask walks through it."
     )
 
 

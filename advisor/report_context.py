@@ -113,9 +113,12 @@ def _verdict(data: dict[str, Any]) -> str:
     odds = ""
     samples = f"{sens.get('samples', 0):,}"
     if win is not None and win >= 1:
-        odds = f", winning in all {samples} random re-weightings of your priorities"
+        odds = f", winning in all {samples} random perturbations of your priorities and answers"
     elif win is not None:
-        odds = f", winning in {fmt_pct(win)} of {samples} random re-weightings of your priorities"
+        odds = (
+            f", winning in {fmt_pct(win)} of {samples} random perturbations of your "
+            "priorities and answers"
+        )
     if rec["all_vetoed"]:
         return (
             f"No framework meets every hard constraint of this profile: {rec['name']} scores "

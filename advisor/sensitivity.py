@@ -9,7 +9,9 @@
    Gaussian noise (sd 1 level, clipped to 0-5) and, half the time, the answers a user is
    least sure of: one said answer is dropped, or one judgement answer (experience,
    functional style, purpose, determinism, code size) moves to a neighbouring value.
-   Answers behind a veto or a decisive fact are hard facts and are not perturbed.
+   Answers behind a veto or a decisive fact are hard facts and are not perturbed. Each
+   framework's soft score also gets Gaussian noise (sd 1.5 points): the rules' integer
+   effects are judgements, and a near-tie should read as one.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from advisor.scoring import combine
 SAMPLES = 2000
 NOISE_SD = 1.0
 ANSWER_SHARE = 0.5
+EFFECT_SD = 1.5  # soft points: the rules' integer effects are judgements, not measurements
 SKIP_PREFIXES = ("project.",)
 # Judgement answers: a user may well have put the neighbouring value.
 JUDGEMENTS = (
@@ -82,7 +85,8 @@ def analyse(
         method=(
             f"priorities perturbed by Gaussian noise (sd {NOISE_SD} level, clipped to 0-5) and, "
             f"in {ANSWER_SHARE:.0%} of samples, one of {len(variants)} uncertain answers "
-            f"dropped or moved to a neighbouring value; {SAMPLES} seeded samples"
+            f"dropped or moved to a neighbouring value; each framework's soft score "
+            f"perturbed by Gaussian noise (sd {EFFECT_SD} points); {SAMPLES} seeded samples"
         ),
     )
 
@@ -301,6 +305,9 @@ def win_probabilities(
             weight = sum(sample[p] for p in prios) / (3.0 * len(prios)) if prios else 1.0
             for fw in FRAMEWORKS:
                 soft[fw] += weight * row[fw]
-        raw = {fw: combine(ev.decisive[fw], soft[fw], model) for fw in FRAMEWORKS}
+        raw = {
+            fw: combine(ev.decisive[fw], soft[fw] + rng.gauss(0.0, EFFECT_SD), model)
+            for fw in FRAMEWORKS
+        }
         wins[rank_order(raw, ev.vetoes, ev.support)[0]] += 1
     return {fw: round(wins[fw] / SAMPLES, 4) for fw in FRAMEWORKS}
