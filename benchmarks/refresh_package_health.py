@@ -57,7 +57,7 @@ def latest_release(info: dict) -> tuple[str, str]:
 
 def fetch(name: str, timeout: float) -> dict:
     request = urllib.request.Request(API.format(name=name), headers={"Accept": "application/json"})
-    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (fixed host)
+    with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.load(response)
 
 
@@ -70,8 +70,15 @@ def refresh(entries: list[dict], timeout: float, today: str) -> list[dict]:
         try:
             version, date = latest_release(fetch(name, timeout))
             reached = True
-            out.append({**entry, "version": version, "released": date,
-                        "source": f"https://pypi.org/project/{name}/", "checked": today})
+            out.append(
+                {
+                    **entry,
+                    "version": version,
+                    "released": date,
+                    "source": f"https://pypi.org/project/{name}/",
+                    "checked": today,
+                }
+            )
         except urllib.error.HTTPError as exc:
             reached = True
             print(f"{name}: PyPI answered {exc.code}; entry kept as it was", file=sys.stderr)
@@ -98,12 +105,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         packages = refresh(data["packages"], args.timeout, today)
     except ConnectionError as exc:
-        print(f"cannot reach pypi.org ({exc}); snapshot {args.snapshot} left unchanged",
-              file=sys.stderr)
+        print(
+            f"cannot reach pypi.org ({exc}); snapshot {args.snapshot} left unchanged",
+            file=sys.stderr,
+        )
         return 1
     text = HEADER + yaml.safe_dump(
         {"snapshot": today, "source": "https://pypi.org/pypi/NAME/json", "packages": packages},
-        sort_keys=False, allow_unicode=True, width=100,
+        sort_keys=False,
+        allow_unicode=True,
+        width=100,
     )
     if args.dry_run:
         print(text)
