@@ -253,11 +253,25 @@ def _breakdown(data: dict[str, Any]) -> dict[str, Any]:
                 "moved": any(per.get(fw) for fw in FRAMEWORKS),
             }
         )
-    totals = {e["framework"]: e["raw"] for e in data["ranking"]}
+    prior = (data.get("prior") or {}).get("effects") or {}
+    if any(prior.values()):
+        rows.insert(
+            0,
+            {
+                "criterion": "Prior (before any answer)",
+                "id": "prior",
+                "weight": 1.0,
+                "points": {fw: float(prior.get(fw, 0)) for fw in FRAMEWORKS},
+                "moved": True,
+            },
+        )
+    totals = {e["framework"]: e.get("soft", e["raw"]) for e in data["ranking"]}
+    decisive = {e["framework"]: e.get("decisive", 0.0) for e in data["ranking"]}
     scores = {e["framework"]: e["score"] for e in data["ranking"]}
     order = [e["framework"] for e in data["ranking"]]
     return {
         "rows": rows,
+        "decisive": decisive if any(decisive.values()) else None,
         "moved": [r for r in rows if r["moved"]],
         "unmoved": [r["criterion"] for r in rows if not r["moved"]],
         "totals": totals,

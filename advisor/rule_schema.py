@@ -6,6 +6,7 @@ small. Everything is strict: unknown keys are errors.
 
 from __future__ import annotations
 
+from datetime import date
 from enum import Enum
 from typing import Any, Literal
 
@@ -53,6 +54,12 @@ class Evidence(Strict):
     status: Literal["current", "superseded"] = "current"
     superseded_by: str | None = Field(
         None, description="For a superseded claim: what replaced it and when."
+    )
+    checked: date | None = Field(None, description="When the claim was last checked at its source.")
+    ref: str | None = Field(
+        None,
+        pattern=r"^([ACFR]-[A-Z0-9-]+|A[0-9]|R[1-7]|PKG:[a-z0-9._-]+)$",
+        description="Claim id in docs/sources.md, or PKG:name for rules/data/package_health.yaml.",
     )
 
     @model_validator(mode="after")

@@ -106,14 +106,15 @@ def test_json_fired_rules_say_which_measurements_moved_them() -> None:
 def test_r7_reading_tensorflow_rests_on_existing_code_and_skills() -> None:
     """A1: TensorFlow is reliable but 'may not be your first choice today'. Without the
     existing Keras code and TensorFlow skills the same project is no longer a TensorFlow
-    win: PyTorch edges ahead in a close call."""
+    win: PyTorch comes ahead, with TensorFlow second. (Since the 2026-11-30 refresh the device
+    targets are scored once, not again under performance, and TF.js no longer counts as very
+    mature, so the margin is wider than the close call it was: about 7 points, not 1.4.)"""
     data = load("r7-tensorflow-keras-web-mobile")
     data.pop("existing_code")
     data["team"]["experience"] = {"pytorch": "none", "jax": "none", "tensorflow": "none"}
     d = decision(data)
     assert d.recommendation.framework == "pytorch"
-    # a close call, not a landslide: phones and browsers have mature PyTorch routes now
-    assert d.recommendation.margin < 10
+    assert d.recommendation.margin < 10  # not a landslide
     assert d.ranking[1].framework == "tensorflow"
 
 
@@ -138,12 +139,22 @@ def test_r3_without_tpus_is_a_close_call() -> None:
 
 
 def test_r5_and_r6b_rest_on_the_team_not_on_speed_claims() -> None:
-    """Without the functional/NumPy team the JAX verdicts of R5 and R6b do not hold."""
-    for name in ("r5-functional-team-large-scale", "r6b-research-top-performance"):
-        data = load(name)
-        data["team"]["functional_programming"] = False
-        data["team"]["experience"] = {"pytorch": "some", "jax": "none"}
-        assert decision(data, with_sensitivity=False).recommendation.framework == "pytorch", name
+    """Without the functional/NumPy team the JAX verdicts of R5 and R6b do not hold firmly:
+    R5 turns to PyTorch; R6b, whose per-example gradients and Hessians still favour JAX,
+    becomes a close call that is no longer rated high (before the decision model stopped
+    firing preference rules on default answers, a default-priority PyTorch bias tipped it)."""
+    r5 = load("r5-functional-team-large-scale")
+    r5["team"]["functional_programming"] = False
+    r5["team"]["experience"] = {"pytorch": "some", "jax": "none"}
+    assert decision(r5, with_sensitivity=False).recommendation.framework == "pytorch"
+    r6b = load("r6b-research-top-performance")
+    before = decision(r6b).recommendation
+    r6b["team"]["functional_programming"] = False
+    r6b["team"]["experience"] = {"pytorch": "some", "jax": "none"}
+    after = decision(r6b).recommendation
+    assert after.framework == "pytorch" or (
+        after.margin < before.margin / 2 and after.confidence != "high"
+    ), (before.margin, after.margin, after.confidence)
 
 
 def test_microcontroller_target_vetoes_jax_in_r2() -> None:
