@@ -12,7 +12,6 @@ to stdout stays clean. Nothing here evaluates strings as code.
 
 from __future__ import annotations
 
-import copy
 import difflib
 import itertools
 import os
@@ -45,6 +44,7 @@ from advisor.conditions import (
 )
 from advisor.errors import InputError
 from advisor.profile import Profile
+from advisor.said import profile_from_paths, said_paths
 from advisor.yamlio import YamlDocument, dump_yaml, load_yaml_file
 
 QUESTIONS_FILE = Path(__file__).resolve().with_name("questions.yaml")
@@ -636,6 +636,8 @@ class Session:
         self.base = base
         self.term = term
         self.revising = revising
+        # answers the revised profile gave: kept as said even when no question asks them now
+        self.said: frozenset[str] = frozenset()
         self.answers: dict[str, Any] = {}
         self._section = ""
 
@@ -738,13 +740,15 @@ class Session:
             self.term.say(f"  Invalid answer: type y, n or a number from 1 to {len(relevant)}")
 
     def profile(self) -> Profile:
-        """The profile these answers produce."""
+        """The profile these answers produce: the questions asked, plus what a revised
+        profile said. A question that was not asked leaves its field unsaid (a default is
+        not an answer)."""
         relevant, context = self.qs.walk(self.answers, self.base)
-        data = copy.deepcopy(self.base)
+        values = {path: get_path(self.base, path) for path in self.said}
         for index in relevant:
             path = self.qs.questions[index].path
-            set_path(data, path, context[path])
-        return Profile.model_validate(data)
+            values[path] = context[path]
+        return profile_from_paths(values)
 
 
 def run_questionnaire(
@@ -763,6 +767,8 @@ def run_questionnaire(
     """
     qs = questions or load_questions()
     session = Session(qs, qs.base(base), terminal or Terminal(), revising=base is not None)
+    if base is not None:
+        session.said = said_paths(base)
     if defaults:
         relevant, context = qs.walk({}, session.base)
         for index in relevant:
@@ -792,19 +798,36 @@ def run_questionnaire(
 
 
 def profile_yaml(profile: Profile, *, header: str | None = None) -> str:
-    """The profile as YAML, every field preceded by its help as a comment."""
+    """The profile's answers as YAML, every field preceded by its help as a comment.
+
+    Only the fields the profile says are written, so reading the file back gives the
+    same answers and leaves the rest unsaid.
+    """
     lines = [
         f"# {header or 'Project profile for advisor, written by `advisor ask`.'}",
         "# Use it with `advisor recommend FILE`; revise it with `advisor ask --from FILE`.",
         "",
     ]
-    _model_lines(Profile, profile.model_dump(mode="json"), 0, lines)
+    said = said_paths(profile)
+    if not said:
+        lines.append("{}")
+    _model_lines(Profile, profile.model_dump(mode="json"), 0, lines, said)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _model_lines(model: type[BaseModel], data: dict[str, Any], depth: int, out: list[str]) -> None:
+def _model_lines(
+    model: type[BaseModel],
+    data: dict[str, Any],
+    depth: int,
+    out: list[str],
+    said: frozenset[str],
+    prefix: str = "",
+) -> None:
     pad = "  " * depth
     for name, info in model.model_fields.items():
+        path = f"{prefix}{name}"
+        if path not in said and not any(p.startswith(path + ".") for p in said):
+            continue
         annotation = info.annotation
         nested = isinstance(annotation, type) and issubclass(annotation, BaseModel)
         if depth == 0 and out and out[-1] != "":
@@ -817,7 +840,7 @@ def _model_lines(model: type[BaseModel], data: dict[str, Any], depth: int, out: 
             if doc:
                 out.append(f"{pad}# {' '.join(doc.split())}")
             out.append(f"{pad}{name}:")
-            _model_lines(annotation, data[name], depth + 1, out)
+            _model_lines(annotation, data[name], depth + 1, out, said, path + ".")
         else:
             chunk = dump_yaml({name: data[name]}).rstrip("\n").splitlines()
             out.extend(pad + line for line in chunk)

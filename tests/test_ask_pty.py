@@ -19,6 +19,7 @@ import pytest
 from advisor.profile import Profile
 from advisor.profile_io import load_profile
 from advisor.questionnaire import load_questions, path_lengths, profile_yaml
+from advisor.said import said_paths
 
 pexpect = pytest.importorskip("pexpect")
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
@@ -251,8 +252,11 @@ def test_defaults_without_a_terminal_work(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert load_profile(tmp_path / "p.yaml") == Profile()
-    assert (tmp_path / "p.yaml").read_text() == profile_yaml(Profile())
+    written = load_profile(tmp_path / "p.yaml")
+    assert written == Profile()
+    # the default path's questions were answered (with their defaults), nothing else
+    assert len(said_paths(written)) == path_lengths()["default"]
+    assert (tmp_path / "p.yaml").read_text() == profile_yaml(written)
 
 
 def test_no_terminal_and_no_defaults_is_exit_2(tmp_path: Path) -> None:

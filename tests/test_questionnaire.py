@@ -25,6 +25,7 @@ from advisor.questionnaire import (
     profile_yaml,
     run_questionnaire,
 )
+from advisor.said import said_paths
 
 # Fields the questionnaire deliberately does not ask, and why (also in questions.yaml).
 NOT_ASKED = {"project.notes"}  # free text: easier to write in the YAML file
@@ -372,12 +373,15 @@ def test_defaults_mode_fails_on_a_question_without_default(tmp_path: Path) -> No
 
 def test_written_yaml_has_help_comments_and_loads_back(tmp_path: Path) -> None:
     text = profile_yaml(REVISED)
+    said = said_paths(REVISED)
     for path in PROFILE_PATHS:
         description = model_field(path)[1].description
-        assert f"# {description}" in text, path
+        # the answers the profile gives are written with their help; the rest stay unsaid
+        assert (f"# {description}" in text) == (path in said), path
     target = tmp_path / "p.yaml"
     target.write_text(text)
     assert load_profile(target) == REVISED
+    assert said_paths(load_profile(target)) == said
 
 
 def test_path_lengths(qs) -> None:
