@@ -7,10 +7,10 @@ from typing import Any
 
 import click
 
-from advisor.engine import decide
-from advisor.facts import facts_from_probes
-from advisor.profile import Profile
-from advisor.rules import load_ruleset
+from advisor.decide.engine import decide
+from advisor.decide.rules import load_ruleset
+from advisor.model.facts import facts_from_probes
+from advisor.model.profile import Profile
 
 
 def gather_probes(
@@ -41,7 +41,7 @@ def run_pipeline(
     seed: int = 0,
 ) -> str:
     """Everything `advisor recommend` does, returning the rendered report."""
-    from advisor.render import render_report
+    from advisor.report.render import render_report
 
     ruleset = load_ruleset(rule_dirs)  # validate rules before spending time on probes
     probe_run = gather_probes(probes, profile, refresh=refresh)

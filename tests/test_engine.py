@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from advisor.engine import decide, to_score
-from advisor.errors import InputError
-from advisor.facts import Facts
-from advisor.profile import Profile
+from advisor.decide.engine import decide, to_score
+from advisor.decide.rules import load_ruleset
+from advisor.model.errors import InputError
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
 from advisor.resources import data_dir
-from advisor.rules import load_ruleset
 
 EVIDENCE = """
     evidence:

@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from advisor.engine import decide
+from advisor.decide.engine import decide
+from advisor.decide.rules import PRIORITY_NAMES, load_ruleset
 from advisor.frameworks import FRAMEWORKS
-from advisor.profile import Profile
-from advisor.rules import PRIORITY_NAMES, load_ruleset
+from advisor.model.profile import Profile
 
 PACK = load_ruleset()
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

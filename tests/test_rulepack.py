@@ -15,13 +15,13 @@ import yaml
 from click.testing import CliRunner
 
 from advisor.cli import main as cli_main
-from advisor.conditions import build_context
-from advisor.engine import decide
-from advisor.errors import InputError
-from advisor.facts import Facts
+from advisor.decide.conditions import build_context
+from advisor.decide.engine import decide
+from advisor.decide.rules import Criterion, load_ruleset
 from advisor.frameworks import FRAMEWORKS
-from advisor.profile import Profile
-from advisor.rules import Criterion, load_ruleset
+from advisor.model.errors import InputError
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
 
 PACK = load_ruleset()
 RULES = PACK.rules

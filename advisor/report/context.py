@@ -9,16 +9,15 @@ framework, so a ``--probes none`` report is byte-for-byte reproducible.
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
 from typing import Any
 
 from advisor.frameworks import FRAMEWORKS
-from advisor.markdown_text import fmt_num, fmt_pct
-from advisor.profile import Profile
-from advisor.report_claims import claims
-from advisor.report_common import (
+from advisor.io.profile_writer import profile_yaml
+from advisor.model.profile import Profile
+from advisor.report.claims import claims
+from advisor.report.labels import (
     HARDWARE_LABELS,
     NOISY_SPREAD,
     PROBE_LABELS,
@@ -33,6 +32,7 @@ from advisor.report_common import (
     probe_index,
     relative_spread,
 )
+from advisor.report.text import fmt_num, fmt_pct
 
 
 def build_report(data: dict[str, Any]) -> dict[str, Any]:
@@ -49,7 +49,7 @@ def build_report(data: dict[str, Any]) -> dict[str, Any]:
         "claims": claims(data, ok_probes),
         "changes": _changes(data),
         "risks": _risks(data),
-        "profile_yaml": profile_yaml(data["profile"]),
+        "profile_yaml": profile_yaml(Profile.model_validate(data["profile"]), style="annotated"),
         "environment": _environment(data.get("environment") or {}),
         "probe_method": _probe_method(data),
         "training_hardware": ", ".join(
@@ -541,44 +541,6 @@ def _stood_aside(count: int) -> str:
 
 
 # --- 9. Appendix --------------------------------------------------------------------------
-
-
-def _yaml_scalar(value: Any) -> str:
-    """A YAML flow value (JSON is valid YAML). In strings, line separators and braces are
-    escaped as \\uXXXX, which YAML reads back, so no template engine sees '{{' or '{%'."""
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_yaml_scalar(v) for v in value) + "]"
-    if isinstance(value, dict):
-        items = (f"{_yaml_scalar(str(k))}: {_yaml_scalar(v)}" for k, v in value.items())
-        return "{" + ", ".join(items) + "}"
-    text = json.dumps(value, ensure_ascii=False)
-    if isinstance(value, str):
-        for ch in ("\u2028", "\u2029", "\u0085", "{", "}"):
-            text = text.replace(ch, f"\\u{ord(ch):04x}")
-    return text
-
-
-def profile_yaml(profile: dict[str, Any]) -> str:
-    """The profile as YAML, every value filled in, with '# default' where it is the default."""
-    defaults = Profile().model_dump(mode="json")
-    lines: list[str] = []
-
-    def walk(node: dict[str, Any], default: dict[str, Any] | None, indent: str) -> None:
-        for key, value in node.items():
-            dflt = (default or {}).get(key) if isinstance(default, dict) else None
-            if isinstance(value, dict):
-                lines.append(f"{indent}{key}:")
-                walk(value, dflt if isinstance(dflt, dict) else None, indent + "  ")
-            else:
-                mark = (
-                    "  # default"
-                    if default is not None and key in default and dflt == value
-                    else ""
-                )
-                lines.append(f"{indent}{key}: {_yaml_scalar(value)}{mark}")
-
-    walk(profile, defaults, "")
-    return "\n".join(lines)
 
 
 def _environment(env: dict[str, Any]) -> list[dict[str, str]]:

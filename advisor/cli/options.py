@@ -1,4 +1,4 @@
-"""The ``advisor`` command line.
+"""What every command shares: the choices of the common options and the error handling.
 
 Every user error becomes one line on stderr and exit code 2; no traceback. Only the
 requested output goes to stdout, so JSON stays clean.
@@ -7,11 +7,11 @@ requested output goes to stdout, so JSON stays clean.
 from __future__ import annotations
 
 import sys
+from typing import Any, NoReturn
 
 import click
 
-from advisor import __version__
-from advisor.errors import InputError
+from advisor.model.errors import InputError
 
 PROBE_LEVELS = ("none", "quick", "standard", "full")
 FORMATS = ("markdown", "json", "html")
@@ -20,14 +20,14 @@ FORMATS = ("markdown", "json", "html")
 class AdvisorGroup(click.Group):
     """A click group that turns InputError and usage errors into exit code 2."""
 
-    def main(self, *args, **kwargs):  # type: ignore[override]
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs.setdefault("standalone_mode", True)
         try:
             return super().main(*args, **kwargs)
         except InputError as exc:  # raised outside a command's invoke (rare)
             fail(exc)
 
-    def invoke(self, ctx: click.Context):  # type: ignore[override]
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except InputError as exc:
@@ -37,25 +37,12 @@ class AdvisorGroup(click.Group):
             sys.exit(130)
 
 
-def fail(exc: InputError) -> None:
+def fail(exc: InputError) -> NoReturn:
+    """Print ``exc`` as one line on stderr and exit with its code."""
     click.echo(f"advisor: error: {exc}", err=True)
     sys.exit(exc.exit_code)
 
 
-@click.group(cls=AdvisorGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="advisor")
-def main() -> None:
-    """Choose between PyTorch, JAX and TensorFlow, with evidence and measurements."""
-
-
-def _register() -> None:
-    from advisor.cli_ask import ask
-    from advisor.cli_probe import probe
-    from advisor.cli_recommend import examples, recommend, schema
-    from advisor.cli_rules import rules
-
-    for command in (recommend, examples, ask, probe, rules, schema):
-        main.add_command(command)
-
-
-_register()
+def progress(message: str) -> None:
+    """A progress line on stderr, so stdout holds only the report."""
+    click.echo(f"advisor: {message}", err=True)

@@ -17,12 +17,19 @@ import typing
 from enum import Enum
 from typing import Any
 
-from advisor.conditions import PROFILE_PATHS, flatten, set_path
-from advisor.engine import Evaluation, Flip, Sensitivity, criterion_weights, evaluate, rank_order
-from advisor.facts import Facts
+from advisor.decide.conditions import PROFILE_PATHS, flatten, set_path
+from advisor.decide.engine import (
+    Evaluation,
+    Flip,
+    Sensitivity,
+    criterion_weights,
+    evaluate,
+    rank_order,
+)
+from advisor.decide.rules import RuleSet
 from advisor.frameworks import FRAMEWORKS
-from advisor.profile import Profile
-from advisor.rules import RuleSet
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
 
 SAMPLES = 2000
 NOISE_SD = 1.0

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from advisor.errors import InputError
+from advisor.model.errors import InputError
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 64

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from advisor.cli import FORMATS, PROBE_LEVELS
-from advisor.errors import InputError
-from advisor.output import emit
+from advisor.cli.options import FORMATS, PROBE_LEVELS
+from advisor.cli.output import emit
+from advisor.model.errors import InputError
 
 
 @click.command()
@@ -59,8 +59,8 @@ def recommend(
 
     With neither, and a terminal attached, the questionnaire runs first.
     """
+    from advisor.io.profiles import example_path, load_profile
     from advisor.pipeline import run_pipeline
-    from advisor.profile_io import example_path, load_profile
 
     if profile and example:
         raise InputError("give a PROFILE file or --example, not both", field="--example")
@@ -94,7 +94,7 @@ def recommend(
 @click.command()
 def examples() -> None:
     """List the bundled example profiles, one per line, name first."""
-    from advisor.profile_io import list_examples
+    from advisor.io.profiles import list_examples
 
     items = list_examples()
     width = max((len(e.name) for e in items), default=0)
@@ -105,6 +105,6 @@ def examples() -> None:
 @click.command()
 def schema() -> None:
     """Print the profile's JSON Schema."""
-    from advisor.profile import Profile
+    from advisor.model.profile import Profile
 
     click.echo(json.dumps(Profile.model_json_schema(), indent=2))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from advisor.rules import Rule, RuleSet
-from advisor.yamlio import dump_yaml
+from advisor.decide.rules import Rule, RuleSet
+from advisor.io.safe_yaml import dump_yaml
 
 
 def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:

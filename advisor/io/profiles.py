@@ -8,11 +8,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from advisor.errors import InputError
-from advisor.profile import Profile
+from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
+from advisor.io.validation import input_error_from_validation
+from advisor.model.errors import InputError
+from advisor.model.profile import Profile
 from advisor.resources import data_dir
-from advisor.validation import input_error_from_validation
-from advisor.yamlio import YamlDocument, load_yaml_file, read_text_file
 
 
 def load_profile(path: str | os.PathLike[str]) -> Profile:

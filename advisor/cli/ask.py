@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from advisor.errors import InputError
+from advisor.model.errors import InputError
 
 
 @click.command()
@@ -28,7 +28,8 @@ from advisor.errors import InputError
     "--questions",
     "questions_path",
     metavar="FILE",
-    help="Ask the questions in this YAML file instead of the bundled advisor/questions.yaml.",
+    help="Ask the questions in this YAML file instead of the bundled ones "
+    "(advisor/questionnaire/questions.yaml).",
 )
 def ask(
     output: str | None,
@@ -42,9 +43,10 @@ def ask(
     Prompts go to stderr; the profile goes to stdout unless -o FILE is given.
     Ctrl-C at any point writes nothing.
     """
-    from advisor.output import emit
-    from advisor.profile_io import load_profile
-    from advisor.questionnaire import load_questions, profile_yaml, run_questionnaire
+    from advisor.cli.output import emit
+    from advisor.io.profile_writer import profile_yaml
+    from advisor.io.profiles import load_profile
+    from advisor.questionnaire import load_questions, run_questionnaire
 
     if output and output != "-":
         _check_output(Path(output), force)

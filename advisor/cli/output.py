@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from advisor.yamlio import write_atomic
+from advisor.io.safe_yaml import write_atomic
 
 
 def emit(text: str, path: str | None, *, force: bool = False) -> None:

@@ -25,8 +25,8 @@ from typing import Any, Union
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from advisor.facts import Facts
-from advisor.profile import Profile, parse_count
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile, parse_count
 
 COMPARISONS = ("eq", "ne", "lt", "lte", "gt", "gte")
 MEMBERSHIP = ("in", "not_in")
@@ -173,7 +173,7 @@ class All(Condition):
 
 
 @dataclass(frozen=True)
-class Any_(Condition):
+class AnyOf(Condition):
     parts: tuple[Condition, ...]
 
     def evaluate(self, context: dict[str, Any]) -> bool | None:
@@ -280,7 +280,7 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
                 parse_condition(item, f"{where}.{combinator}[{i}]", depth + 1)
                 for i, item in enumerate(items)
             )
-            return All(parts) if combinator == "all" else Any_(parts)
+            return All(parts) if combinator == "all" else AnyOf(parts)
     if "not" in keys:
         if keys != {"not"}:
             raise ConditionError("'not' must stand alone in its mapping", where)

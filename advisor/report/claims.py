@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.frameworks import FRAMEWORKS
-from advisor.markdown_text import fmt_num
-from advisor.report_common import STATUS_TEXT, and_join, metric_value, name, relative_spread
+from advisor.report.labels import STATUS_TEXT, and_join, metric_value, name, relative_spread
+from advisor.report.text import fmt_num
 
 # --- The articles' own figures (CLAIMS.md, "The articles' experiments"). ---------------
 ARTICLE_MATMUL_SECONDS = {"jax": 0.0059, "pytorch": 0.017}  # one call after 10 warm-ups

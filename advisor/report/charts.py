@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from advisor.markdown_text import mermaid_label
+from advisor.report.text import mermaid_label
 
 
 def _number(value: float) -> str:

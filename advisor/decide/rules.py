@@ -16,13 +16,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from advisor.conditions import Condition, ConditionError, build_context, parse_condition
-from advisor.errors import InputError
-from advisor.facts import Facts
+from advisor.decide.conditions import Condition, ConditionError, build_context, parse_condition
 from advisor.frameworks import FRAMEWORKS
-from advisor.profile import Profile
-from advisor.validation import input_error_from_validation, register_model
-from advisor.yamlio import YamlDocument, load_yaml_file
+from advisor.io.safe_yaml import YamlDocument, load_yaml_file
+from advisor.io.validation import input_error_from_validation, register_model
+from advisor.model.errors import InputError
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
 
 
 class Criterion(str, Enum):
@@ -147,7 +147,7 @@ class Rule(Strict):
 register_model(Rule)
 
 
-class Criterion_(Strict):
+class CriterionInfo(Strict):
     """Metadata of one criterion in pack.yaml."""
 
     id: Criterion
@@ -191,7 +191,7 @@ class FrameworkInfo(Strict):
 class PackMeta(Strict):
     ruleset: str
     version: str
-    criteria: list[Criterion_]
+    criteria: list[CriterionInfo]
     frameworks: dict[str, FrameworkInfo]
     hedge: str = ""
 
@@ -215,7 +215,7 @@ class RuleSet:
     sources: dict[str, str] = field(default_factory=dict)  # rule id -> file
     conditions: dict[tuple[str, str, int], Condition] = field(default_factory=dict)
 
-    def criterion(self, cid: str) -> Criterion_:
+    def criterion(self, cid: str) -> CriterionInfo:
         return next(c for c in self.meta.criteria if c.id == cid)
 
     def get(self, rule_id: str) -> Rule | None:

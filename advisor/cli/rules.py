@@ -16,7 +16,7 @@ def rules() -> None:
 @click.option("--rules", "rule_dirs", multiple=True, metavar="DIR", help="Add a rule pack.")
 def list_rules(rule_dirs: tuple[str, ...]) -> None:
     """List the rules: id, criterion, title."""
-    from advisor.rules import load_ruleset, rule_sort_key
+    from advisor.decide.rules import load_ruleset, rule_sort_key
 
     ruleset = load_ruleset([Path(d) for d in rule_dirs])
     for rule in sorted(ruleset.rules, key=lambda r: rule_sort_key(r.id)):
@@ -28,9 +28,9 @@ def list_rules(rule_dirs: tuple[str, ...]) -> None:
 @click.option("--rules", "rule_dirs", multiple=True, metavar="DIR", help="Add a rule pack.")
 def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
     """Print one rule as documentation: what, why, evidence, example."""
-    from advisor.errors import InputError
-    from advisor.rule_docs import rule_markdown
-    from advisor.rules import load_ruleset
+    from advisor.decide.rule_docs import rule_markdown
+    from advisor.decide.rules import load_ruleset
+    from advisor.model.errors import InputError
 
     ruleset = load_ruleset([Path(d) for d in rule_dirs])
     rule = ruleset.get(rule_id.upper())
@@ -47,7 +47,7 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
 @click.argument("path", required=False, type=click.Path(path_type=str))
 def check_rules(path: str | None) -> None:
     """Validate a rule pack (default: the bundled one) and run every rule's examples."""
-    from advisor.rules import load_ruleset
+    from advisor.decide.rules import load_ruleset
 
     extra = [Path(path)] if path else []
     ruleset = load_ruleset(extra)

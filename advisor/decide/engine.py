@@ -16,11 +16,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from advisor.conditions import build_context
-from advisor.facts import Facts
+from advisor.decide.conditions import build_context
+from advisor.decide.rules import Evidence, InstallOption, Rule, RuleSet, StackItem
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
-from advisor.profile import Profile
-from advisor.rules import Evidence, InstallOption, Rule, RuleSet, StackItem
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
 
 SCORE_SCALE = 30.0
 
@@ -209,7 +209,7 @@ def decide(
     fired.sort(key=lambda r: (-r.impact, r.id))
     sensitivity = None
     if with_sensitivity:
-        from advisor.sensitivity import analyse
+        from advisor.decide.sensitivity import analyse
 
         sensitivity = analyse(profile, facts, ruleset, ev, weights, seed=seed)
     recommendation = _recommendation(ranking, ev, ruleset, context, sensitivity)

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.frameworks import FRAMEWORKS
-from advisor.profile import Hardware
+from advisor.model.profile import Hardware
 
 
 class PerFramework(BaseModel):

@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from advisor.errors import InputError
-from advisor.profile import Profile
-from advisor.yamlio import YamlDocument
+from advisor.io.safe_yaml import YamlDocument
+from advisor.model.errors import InputError
+from advisor.model.profile import Profile
 
 
 def input_error_from_validation(

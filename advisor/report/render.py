@@ -19,13 +19,13 @@ from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import SandboxedEnvironment
 
 from advisor import __version__
-from advisor.charts import CHART_GLOBALS
-from advisor.engine import Decision
-from advisor.errors import InputError
+from advisor.decide.engine import Decision
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
-from advisor.markdown_text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
-from advisor.profile import Profile
-from advisor.report_context import build_report
+from advisor.model.errors import InputError
+from advisor.model.profile import Profile
+from advisor.report.charts import CHART_GLOBALS
+from advisor.report.context import build_report
+from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
 from advisor.resources import data_dir
 
 TEMPLATES = {"markdown": "report.md.j2", "html": "report.html.j2"}
@@ -173,7 +173,7 @@ def sandboxed_environment(*, html: bool) -> ReportSandbox:
 
 def render_custom_template(path: str, data: dict[str, Any], *, html: bool = False) -> str:
     """Render a user's template in the sandbox; every failure is an InputError."""
-    from advisor.yamlio import read_text_file
+    from advisor.io.safe_yaml import read_text_file
 
     source = read_text_file(path)
     name = str(path)
