@@ -9,7 +9,7 @@ import click
 
 from advisor.decide.engine import decide
 from advisor.decide.rules import load_ruleset
-from advisor.model.facts import facts_from_probes
+from advisor.model.measurements import facts_from_probes
 from advisor.model.profile import Profile
 
 

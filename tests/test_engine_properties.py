@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from advisor.decide.engine import decide
-from advisor.decide.rules import PRIORITY_NAMES, load_ruleset
+from advisor.decide.rules import load_ruleset
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.profile import Profile
+from advisor.model.rulepack import PRIORITY_NAMES
 
 PACK = load_ruleset()
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

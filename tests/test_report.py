@@ -22,7 +22,7 @@ from markdown_it import MarkdownIt
 from advisor.decide.engine import decide
 from advisor.decide.rules import load_ruleset
 from advisor.io.profiles import list_examples, load_profile
-from advisor.model.facts import facts_from_probes
+from advisor.model.measurements import facts_from_probes
 from advisor.model.profile import Profile
 from advisor.report.render import render_report, report_data, tidy_markdown
 

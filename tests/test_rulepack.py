@@ -17,11 +17,12 @@ from click.testing import CliRunner
 from advisor.cli import main as cli_main
 from advisor.decide.conditions import build_context
 from advisor.decide.engine import decide
-from advisor.decide.rules import Criterion, load_ruleset
+from advisor.decide.rules import load_ruleset
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.errors import InputError
 from advisor.model.facts import Facts
 from advisor.model.profile import Profile
+from advisor.model.rulepack import Criterion
 
 PACK = load_ruleset()
 RULES = PACK.rules

@@ -10,173 +10,25 @@ number of supporting rules, then alphabetically, and the Decision says so.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from advisor.decide.conditions import build_context
-from advisor.decide.rules import Evidence, InstallOption, Rule, RuleSet, StackItem
+from advisor.decide.rules import Rule, RuleSet
+from advisor.decide.scoring import Evaluation, criterion_weights, evaluate, to_score
+from advisor.decide.sensitivity import analyse
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
+from advisor.model.decision import (
+    Decision,
+    FiredRule,
+    RankEntry,
+    Recommendation,
+    Risk,
+    RulesetInfo,
+    Sensitivity,
+    SkippedRule,
+)
 from advisor.model.facts import Facts
 from advisor.model.profile import Profile
-
-SCORE_SCALE = 30.0
-
-
-class FiredRule(BaseModel):
-    id: str
-    title: str
-    criterion: str
-    weight: float
-    effects: dict[str, int]
-    weighted: dict[str, float]
-    veto: dict[str, str]
-    risks: dict[str, str]
-    why: str
-    evidence: list[Evidence]
-    facts_used: dict[str, Any] = Field(default_factory=dict)
-    impact: float
-
-
-class SkippedRule(BaseModel):
-    id: str
-    title: str
-    reason: str
-
-
-class RankEntry(BaseModel):
-    framework: str
-    name: str
-    score: float
-    raw: float
-    vetoed: bool
-    veto_reasons: list[str]
-    supporting_rules: int
-
-
-class Flip(BaseModel):
-    path: str
-    kind: str  # "priority" or "answer"
-    from_value: Any
-    to_value: Any
-    description: str
-    cost: float
-    new_winner: str
-
-
-class Sensitivity(BaseModel):
-    smallest_flip: Flip | None
-    flips_by_framework: dict[str, Flip | None]
-    candidates_tried: int
-    win_probability: dict[str, float]
-    samples: int
-    seed: int
-    method: str
-
-
-class Recommendation(BaseModel):
-    framework: str
-    name: str
-    score: float
-    runner_up: str | None
-    margin: float
-    confidence: str
-    tie_broken: bool
-    tie_note: str | None
-    all_vetoed: bool
-    summary: str
-    install: InstallOption | None
-    stack: list[StackItem]
-    starter: str
-    hedge: str
-
-
-class Decision(BaseModel):
-    recommendation: Recommendation
-    ranking: list[RankEntry]
-    rules: list[FiredRule]
-    skipped_rules: list[SkippedRule]
-    breakdown: dict[str, dict[str, float]]
-    weights: dict[str, float]
-    measured_facts_moved: list[str]
-    risks: list[dict[str, str]]
-    sensitivity: Sensitivity | None
-    ruleset: dict[str, Any]
-    probes_used: bool
-
-
-@dataclass
-class Evaluation:
-    """The fast core shared by decide() and the sensitivity analysis."""
-
-    fired: list[Rule]
-    skipped: list[Rule]
-    raw: dict[str, float]
-    vetoes: dict[str, list[str]]
-    support: dict[str, int]
-
-    def order(self) -> list[str]:
-        return rank_order(self.raw, self.vetoes, self.support)
-
-    @property
-    def winner(self) -> str:
-        return self.order()[0]
-
-
-def criterion_weights(ruleset: RuleSet, priorities: dict[str, Any]) -> dict[str, float]:
-    """Weight of each criterion from the profile's priorities (pack.yaml mapping)."""
-    weights = {}
-    for crit in ruleset.meta.criteria:
-        if crit.priorities:
-            weights[crit.id.value] = sum(float(priorities[p]) for p in crit.priorities) / (
-                3.0 * len(crit.priorities)
-            )
-        else:
-            weights[crit.id.value] = 1.0
-    return weights
-
-
-def rank_order(
-    raw: dict[str, float], vetoes: dict[str, list[str]], support: dict[str, int]
-) -> list[str]:
-    """Deterministic order: allowed first, then raw score, supporting rules, name."""
-    return sorted(
-        FRAMEWORKS,
-        key=lambda fw: (bool(vetoes.get(fw)), -round(raw[fw], 9), -support[fw], fw),
-    )
-
-
-def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float]) -> Evaluation:
-    """Fire the rules on a flat context and add up their weighted effects."""
-    raw = dict.fromkeys(FRAMEWORKS, 0.0)
-    support = dict.fromkeys(FRAMEWORKS, 0)
-    vetoes: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
-    fired: list[Rule] = []
-    skipped: list[Rule] = []
-    for rule in ruleset.rules:
-        assert rule.condition is not None
-        result = rule.condition.evaluate(context)
-        if result is None:
-            skipped.append(rule)
-            continue
-        if not result:
-            continue
-        fired.append(rule)
-        weight = weights[rule.criterion.value]
-        for fw, delta in rule.effects.items():
-            raw[fw] += weight * delta
-            if delta > 0:
-                support[fw] += 1
-        for fw, reason in rule.veto.items():
-            vetoes[fw].append(f"{rule.id}: {reason}")
-    return Evaluation(fired, skipped, raw, vetoes, support)
-
-
-def to_score(raw: float) -> float:
-    """Map a raw score to 0-100 (50 is neutral)."""
-    return round(50.0 + 50.0 * math.tanh(raw / SCORE_SCALE), 1)
 
 
 def decide(
@@ -209,8 +61,6 @@ def decide(
     fired.sort(key=lambda r: (-r.impact, r.id))
     sensitivity = None
     if with_sensitivity:
-        from advisor.decide.sensitivity import analyse
-
         sensitivity = analyse(profile, facts, ruleset, ev, weights, seed=seed)
     recommendation = _recommendation(ranking, ev, ruleset, context, sensitivity)
     breakdown = {c.id.value: dict.fromkeys(FRAMEWORKS, 0.0) for c in ruleset.meta.criteria}
@@ -218,7 +68,7 @@ def decide(
         for fw, value in rule.weighted.items():
             breakdown[rule.criterion][fw] = round(breakdown[rule.criterion][fw] + value, 4)
     risks = [
-        {"rule": r.id, "framework": fw, "text": text} for r in fired for fw, text in r.risks.items()
+        Risk(rule=r.id, framework=fw, text=text) for r in fired for fw, text in r.risks.items()
     ]
     return Decision(
         recommendation=recommendation,
@@ -237,11 +87,11 @@ def decide(
         measured_facts_moved=sorted({r.id for r in fired if r.facts_used}),
         risks=risks,
         sensitivity=sensitivity,
-        ruleset={
-            "name": ruleset.meta.ruleset,
-            "version": ruleset.meta.version,
-            "rule_count": len(ruleset.rules),
-        },
+        ruleset=RulesetInfo(
+            name=ruleset.meta.ruleset,
+            version=ruleset.meta.version,
+            rule_count=len(ruleset.rules),
+        ),
         probes_used=any(v is not None for k, v in context.items() if k.startswith("facts.")),
     )
 

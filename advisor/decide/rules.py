@@ -1,4 +1,4 @@
-"""Rules as data: the models, the loader and the validator for rule packs.
+"""Rule packs: the Rule model with its parsed condition, the loader and the validator.
 
 A rule pack is a directory of YAML files. ``pack.yaml`` (core pack only) describes the
 criteria, their priority weights and the companion stacks; every other ``*.yaml`` file
@@ -10,99 +10,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from advisor.decide.conditions import Condition, ConditionError, build_context, parse_condition
-from advisor.frameworks import FRAMEWORKS
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.errors import InputError
 from advisor.model.facts import Facts
 from advisor.model.profile import Profile
-
-
-class Criterion(str, Enum):
-    """The twelve criteria of the source articles (CLAIMS.md C-*)."""
-
-    scale = "scale"
-    hardware = "hardware"
-    deployment = "deployment"
-    team_style = "team_style"
-    ecosystem = "ecosystem"
-    prototyping = "prototyping"
-    production = "production"
-    performance = "performance"
-    legacy = "legacy"
-    learning_curve = "learning_curve"
-    parallelism = "parallelism"
-    determinism = "determinism"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-PRIORITY_NAMES = tuple(Profile.model_fields["priorities"].annotation.model_fields)
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Evidence(Strict):
-    """One checkable source for a rule."""
-
-    title: str = Field(min_length=3)
-    source: str = Field(min_length=2, description="Publisher or project.")
-    year: int = Field(ge=1990, le=2100)
-    url: str | None = Field(None, pattern=r"^https?://\S+$")
-    claim: str = Field(min_length=10, description="What the source says, in one sentence.")
-    status: Literal["current", "superseded"] = "current"
-    superseded_by: str | None = Field(
-        None, description="For a superseded claim: what replaced it and when."
-    )
-
-    @model_validator(mode="after")
-    def _superseded_has_note(self) -> Evidence:
-        if self.status == "superseded" and not self.superseded_by:
-            raise ValueError("a superseded claim needs 'superseded_by' saying what replaced it")
-        return self
-
-
-class Effects(Strict):
-    """Score changes per framework, -5..5."""
-
-    pytorch: int = Field(0, ge=-5, le=5)
-    jax: int = Field(0, ge=-5, le=5)
-    tensorflow: int = Field(0, ge=-5, le=5)
-
-    def items(self) -> list[tuple[str, int]]:
-        return [(fw, getattr(self, fw)) for fw in FRAMEWORKS]
-
-
-class Vetoes(Strict):
-    """Hard constraints: a framework excluded, with the reason."""
-
-    pytorch: str | None = Field(None, min_length=10)
-    jax: str | None = Field(None, min_length=10)
-    tensorflow: str | None = Field(None, min_length=10)
-
-    def items(self) -> list[tuple[str, str]]:
-        return [(fw, getattr(self, fw)) for fw in FRAMEWORKS if getattr(self, fw)]
-
-
-class Risks(Vetoes):
-    """Caveats shown when the rule fires and that framework is recommended."""
-
-
-class RuleExamples(Strict):
-    """semgrep-style fixtures: profiles that must fire the rule, and ones that must not."""
-
-    fire: list[dict[str, Any]] = Field(min_length=1)
-    ok: list[dict[str, Any]] = Field(min_length=1)
+from advisor.model.rulepack import (
+    Criterion,
+    CriterionInfo,
+    Effects,
+    Evidence,
+    PackMeta,
+    Risks,
+    RuleExamples,
+    Strict,
+    Vetoes,
+)
 
 
 class Rule(Strict):
@@ -147,65 +76,6 @@ class Rule(Strict):
 register_model(Rule)
 
 
-class CriterionInfo(Strict):
-    """Metadata of one criterion in pack.yaml."""
-
-    id: Criterion
-    claim_id: str = Field(pattern=r"^C-[A-Z]+$")
-    prefix: str = Field(pattern=r"^[A-Z]{2,5}$")
-    title: str
-    priorities: list[str] = Field(default_factory=list)
-    description: str = ""
-
-    @field_validator("priorities")
-    @classmethod
-    def _known_priorities(cls, value: list[str]) -> list[str]:
-        for name in value:
-            if name not in PRIORITY_NAMES:
-                raise ValueError(f"unknown priority '{name}' (one of {', '.join(PRIORITY_NAMES)})")
-        return value
-
-
-class StackItem(Strict):
-    name: str
-    role: str
-    url: str | None = Field(None, pattern=r"^https?://\S+$")
-    note: str = ""
-    when: Any = None
-
-
-class InstallOption(Strict):
-    command: str
-    note: str = ""
-    when: Any = None
-
-
-class FrameworkInfo(Strict):
-    name: str
-    summary: str
-    install: list[InstallOption] = Field(min_length=1)
-    stack: list[StackItem] = Field(min_length=1)
-    starter: str
-
-
-class PackMeta(Strict):
-    ruleset: str
-    version: str
-    criteria: list[CriterionInfo]
-    frameworks: dict[str, FrameworkInfo]
-    hedge: str = ""
-
-    @model_validator(mode="after")
-    def _complete(self) -> PackMeta:
-        ids = [c.id for c in self.criteria]
-        missing = set(Criterion) - set(ids)
-        if missing or len(ids) != len(set(ids)):
-            raise ValueError(f"criteria must list each criterion once; missing {sorted(missing)}")
-        if set(self.frameworks) != set(FRAMEWORKS):
-            raise ValueError(f"frameworks must be exactly {', '.join(FRAMEWORKS)}")
-        return self
-
-
 @dataclass
 class RuleSet:
     """The loaded rules plus the core pack's metadata, with parsed conditions."""
@@ -220,10 +90,6 @@ class RuleSet:
 
     def get(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
-
-
-def _where(doc: YamlDocument, loc: tuple[Any, ...]) -> int | None:
-    return doc.line_of(loc)
 
 
 def load_pack_meta(path: Path) -> tuple[PackMeta, dict[tuple[str, str, int], Condition]]:

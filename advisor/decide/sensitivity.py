@@ -18,16 +18,10 @@ from enum import Enum
 from typing import Any
 
 from advisor.decide.conditions import PROFILE_PATHS, flatten, set_path
-from advisor.decide.engine import (
-    Evaluation,
-    Flip,
-    Sensitivity,
-    criterion_weights,
-    evaluate,
-    rank_order,
-)
 from advisor.decide.rules import RuleSet
+from advisor.decide.scoring import Evaluation, criterion_weights, evaluate, rank_order
 from advisor.frameworks import FRAMEWORKS
+from advisor.model.decision import Flip, Sensitivity
 from advisor.model.facts import Facts
 from advisor.model.profile import Profile
 

@@ -2,33 +2,55 @@
 
 Rules name these as ``facts.<field>`` (for example ``facts.jit_speedup.jax``). Every
 field is ``None`` until a probe measures it, and a rule whose condition needs a
-missing fact stands aside instead of guessing.
+missing fact stands aside instead of guessing. The per-framework fields and the ratio
+facts (``facts.jax_over_pytorch_matmul``) derive from the framework registry.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.frameworks import FRAMEWORKS
+from advisor.frameworks import DISPLAY_NAMES, REFERENCE, REGISTRY, per_framework_model
 from advisor.model.profile import Hardware
 
 
-class PerFramework(BaseModel):
-    """One measured number per framework (None where not measured)."""
-
+class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    pytorch: float | None = None
-    jax: float | None = None
-    tensorflow: float | None = None
+
+if TYPE_CHECKING:
+    PerFramework = Strict
+else:
+    PerFramework = per_framework_model(
+        "PerFramework",
+        lambda spec: (float | None, None),
+        base=Strict,
+        doc="One measured number per framework (None where not measured).",
+    )
+
+# Ratio facts: (per-framework fact, the ratio's name after 'FW_over_REFERENCE_')
+RATIO_OF = {
+    "matmul_gflops": ("matmul", "fp32 matmul rate"),
+    "train_steps_per_second": ("train_step", "train steps/s"),
+    "matmul_bf16_gflops": ("matmul_bf16", "bfloat16 matmul rate"),
+}
 
 
-class Facts(BaseModel):
+def ratio_facts() -> dict[str, tuple[str, str]]:
+    """Ratio fact name -> (per-framework fact, framework), for every non-reference framework."""
+    out = {}
+    for spec in REGISTRY:
+        if spec.id == REFERENCE:
+            continue
+        for fact, (suffix, _label) in RATIO_OF.items():
+            out[f"{spec.id}_over_{REFERENCE}_{suffix}"] = (fact, spec.id)
+    return out
+
+
+class MeasuredFacts(Strict):
     """Facts derived from a probe run; all None when probes were not run."""
-
-    model_config = ConfigDict(extra="forbid")
 
     accelerator: Hardware | None = Field(
         None, description="Best accelerator any framework saw (cpu when none)."
@@ -59,74 +81,22 @@ class Facts(BaseModel):
     scaling_efficiency: PerFramework = Field(
         default_factory=PerFramework, description="Data-parallel scaling efficiency, 0-1."
     )
-    jax_over_pytorch_matmul: float | None = Field(
-        None, description="JAX fp32 matmul rate divided by PyTorch's."
-    )
-    jax_over_pytorch_train_step: float | None = Field(
-        None, description="JAX train steps/s divided by PyTorch's."
-    )
-    jax_over_pytorch_matmul_bf16: float | None = Field(
-        None, description="JAX bfloat16 matmul rate divided by PyTorch's."
-    )
-    tensorflow_over_pytorch_matmul: float | None = Field(
-        None, description="TensorFlow fp32 matmul rate divided by PyTorch's."
-    )
-    tensorflow_over_pytorch_train_step: float | None = Field(
-        None, description="TensorFlow train steps/s divided by PyTorch's."
-    )
     noisy: bool | None = Field(None, description="True if the machine was too noisy to judge.")
 
 
-_METRIC_FACTS = {
-    # fact field: (probe id, metric name)
-    "matmul_gflops": ("matmul", "gflops"),
-    "matmul_bf16_gflops": ("matmul", "gflops_bf16"),
-    "jit_speedup": ("jit", "speedup"),
-    "compile_seconds": ("jit", "compile_s"),
-    "vmap_speedup": ("vmap", "speedup"),
-    "train_steps_per_second": ("train_step", "steps_per_s"),
-    "scaling_efficiency": ("scale", "efficiency"),
-}
-
-# derived ratio fact: (per-framework fact, framework divided by PyTorch's figure)
-_RATIOS = {
-    "jax_over_pytorch_matmul": ("matmul_gflops", "jax"),
-    "jax_over_pytorch_train_step": ("train_steps_per_second", "jax"),
-    "jax_over_pytorch_matmul_bf16": ("matmul_bf16_gflops", "jax"),
-    "tensorflow_over_pytorch_matmul": ("matmul_gflops", "tensorflow"),
-    "tensorflow_over_pytorch_train_step": ("train_steps_per_second", "tensorflow"),
-}
-
-_ACCELERATOR_ORDER = ["tpu", "nvidia_gpu", "amd_gpu", "apple_silicon"]
+def _ratio_field(fact: str, framework: str) -> tuple[Any, Any]:
+    label = RATIO_OF[fact][1]
+    text = f"{DISPLAY_NAMES[framework]} {label} divided by {DISPLAY_NAMES[REFERENCE]}'s."
+    return (float | None, Field(None, description=text))
 
 
-def facts_from_probes(run: dict[str, Any] | None) -> Facts:
-    """Derive Facts from a probe run dict (``{"probes": [...], "environment": {...}}``)."""
-    if not run or not run.get("probes"):
-        return Facts()
-    probes = run["probes"]
-    values: dict[str, Any] = {}
-    for fact, (probe_id, metric) in _METRIC_FACTS.items():
-        per: dict[str, float] = {}
-        for probe in probes:
-            if probe.get("id") == probe_id and probe.get("status") == "ok":
-                m = (probe.get("metrics") or {}).get(metric)
-                if isinstance(m, dict) and isinstance(m.get("median"), (int, float)):
-                    per[probe["framework"]] = float(m["median"])
-        values[fact] = PerFramework(**per)
-    installed = sorted({p["framework"] for p in probes if p.get("status") != "skipped"})
-    failed = sorted({p["framework"] for p in probes if p.get("status") in ("failed", "timeout")})
-    env = run.get("environment") or {}
-    accel = env.get("accelerator") or {}
-    kind = accel.get("kind") if isinstance(accel, dict) else None
-    values["accelerator"] = kind if kind in (*_ACCELERATOR_ORDER, "cpu") else "cpu"
-    values["accelerator_count"] = int(accel.get("count", 0)) if isinstance(accel, dict) else 0
-    values["installed"] = [f for f in FRAMEWORKS if f in installed]
-    values["failed"] = [f for f in FRAMEWORKS if f in failed]
-    values["noisy"] = bool(env.get("noisy", False))
-    for name, (metric, fw) in _RATIOS.items():
-        per = values[metric]
-        numerator, denominator = getattr(per, fw), per.pytorch
-        if numerator and denominator:
-            values[name] = numerator / denominator
-    return Facts(**values)
+if TYPE_CHECKING:
+    Facts = MeasuredFacts
+else:
+    from pydantic import create_model
+
+    Facts = create_model(
+        "Facts",
+        __base__=MeasuredFacts,
+        **{n: _ratio_field(f, fw) for n, (f, fw) in ratio_facts().items()},
+    )

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from advisor.frameworks import per_framework_model
 
 
 class Choice(str, Enum):
@@ -167,11 +169,16 @@ class Deployment(Section):
     serving: Serving = Field(Serving.none, description="How models are served, if at all.")
 
 
-class TeamExperience(Section):
-    pytorch: Experience = Field(Experience.none, description="The team's PyTorch experience.")
-    jax: Experience = Field(Experience.none, description="The team's JAX experience.")
-    tensorflow: Experience = Field(
-        Experience.none, description="The team's TensorFlow/Keras experience."
+if TYPE_CHECKING:
+    TeamExperience = Section
+else:
+    TeamExperience = per_framework_model(
+        "TeamExperience",
+        lambda spec: (
+            Experience,
+            Field(Experience.none, description=f"The team's {spec.long_name} experience."),
+        ),
+        base=Section,
     )
 
 

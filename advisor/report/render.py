@@ -19,8 +19,8 @@ from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import SandboxedEnvironment
 
 from advisor import __version__
-from advisor.decide.engine import Decision
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
+from advisor.model.decision import Decision
 from advisor.model.errors import InputError
 from advisor.model.profile import Profile
 from advisor.report.charts import CHART_GLOBALS
