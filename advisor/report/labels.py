@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.frameworks import DISPLAY_NAMES
+from advisor.frameworks import display_name
 
 TOP_RULES = 8  # rules shown in full under "Why"; the rest go in a compact table
 NOISY_SPREAD = 0.10  # IQR above this share of the median marks a figure as noisy
@@ -49,11 +49,14 @@ STATUS_TEXT = {
     "failed": "failed",
     "timeout": "timed out",
 }
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+name = display_name  # the sections' short name for "display name of a framework id"
 
 
-def name(fw: str | None) -> str:
-    """Display name of a framework id."""
-    return DISPLAY_NAMES.get(fw or "", fw or "none")
+def ordinal(position: int) -> str:
+    """1 -> 'first', 3 -> 'third'; '9th' beyond the words."""
+    return ORDINALS[position - 1] if 1 <= position <= len(ORDINALS) else f"{position}th"
 
 
 def metric_label(metric: str) -> str:
@@ -70,22 +73,8 @@ def criterion_label(cid: str) -> str:
     return cid.replace("_", " ").capitalize()
 
 
-def probe_index(probes: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
-    """(probe id, framework) -> the probe, for probes that ran ok."""
-    return {(p["id"], p["framework"]): p for p in probes if p.get("status") == "ok"}
-
-
-def metric_value(index: dict[tuple[str, str], dict[str, Any]], probe: str, fw: str, metric: str):
-    p = index.get((probe, fw))
-    if not p:
-        return None
-    m = (p.get("metrics") or {}).get(metric)
-    if isinstance(m, dict) and isinstance(m.get("median"), (int, float)):
-        return m
-    return None
-
-
-def relative_spread(m: dict[str, Any]) -> float | None:
+def relative_spread(m: Any) -> float | None:
+    """IQR as a share of the median (None when either is missing)."""
     median, iqr = m.get("median"), m.get("iqr")
     if not isinstance(iqr, (int, float)) or not median:
         return None

@@ -22,9 +22,10 @@ from advisor import __version__
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.decision import Decision
 from advisor.model.errors import InputError
+from advisor.model.measurements import ProbeRun
 from advisor.model.profile import Profile
 from advisor.report.charts import CHART_GLOBALS
-from advisor.report.context import build_report
+from advisor.report.context import ReportInput, build_report
 from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
 from advisor.resources import data_dir
 
@@ -36,7 +37,7 @@ MAX_EXPONENT = 100  # sandbox: largest exponent '**' may take
 def report_data(
     decision: Decision,
     profile: Profile,
-    probe_run: dict[str, Any] | None,
+    probe_run: ProbeRun | dict[str, Any] | None,
     *,
     profile_path: str | None = None,
     probe_level: str = "none",
@@ -44,10 +45,11 @@ def report_data(
     """The report's content as plain data: the JSON output and the templates' context.
 
     The contract's keys come first (recommendation, ranking, rules, probes,
-    environment, ...); ``report`` holds what the report derives from them: the verdict
-    sentence, the measurements, the articles' claims checked, the changes that would
-    flip the verdict, and the risks.
+    environment, ...); ``report`` holds what the report derives from the typed Decision,
+    profile and probe run: the verdict sentence, the measurements, the articles' claims
+    checked, the changes that would flip the verdict, and the risks.
     """
+    run = probe_run if isinstance(probe_run, ProbeRun) else ProbeRun.from_dict(probe_run)
     data = decision.model_dump(mode="json")
     data.update(
         {
@@ -55,19 +57,21 @@ def report_data(
             "profile": profile.model_dump(mode="json"),
             "profile_path": profile_path,
             "probe_level": probe_level,
-            "probes": (probe_run or {}).get("probes", []),
-            "environment": (probe_run or {}).get("environment", {}),
-            "probe_cache": (probe_run or {}).get("cache"),
+            "probes": run.probes,
+            "environment": run.environment,
+            "probe_cache": run.cache,
         }
     )
-    data["report"] = build_report(data)
+    data["report"] = build_report(
+        ReportInput(decision, profile, run, profile_path=profile_path, probe_level=probe_level)
+    )
     return data
 
 
 def render_report(
     decision: Decision,
     profile: Profile,
-    probe_run: dict[str, Any] | None,
+    probe_run: ProbeRun | dict[str, Any] | None,
     *,
     fmt: str = "markdown",
     template: str | None = None,
