@@ -6,12 +6,9 @@ import json
 
 import click
 
+from advisor.cli.options import progress
 from advisor.cli.output import emit
 from advisor.frameworks import FRAMEWORKS
-
-
-def _progress(message: str) -> None:
-    click.echo(f"advisor: {message}", err=True)
 
 
 @click.command()
@@ -37,7 +34,7 @@ def _progress(message: str) -> None:
     "frameworks",
     multiple=True,
     type=click.Choice(FRAMEWORKS),
-    help="Measure only this framework (repeat for several; default: all three).",
+    help="Measure only this framework (repeat for several; default: all).",
 )
 @click.option("--refresh-probes", "refresh", is_flag=True, help="Ignore cached measurements.")
 @click.option("-o", "--output", metavar="FILE", help="Write here instead of stdout.")
@@ -55,11 +52,12 @@ def probe(
     Each framework runs in its own subprocess; progress goes to stderr, so stdout holds
     only the report. Results are cached per machine and framework version.
     """
-    from probes import run_probes
+    from advisor.pipeline import measure
 
-    run = run_probes(
-        level, refresh=refresh, progress=_progress, frameworks=list(frameworks) or None
+    run = measure(
+        level, None, refresh=refresh, progress=progress, frameworks=list(frameworks) or None
     )
+    assert run is not None  # 'none' is not a choice of --level
     if fmt == "json":
         text = json.dumps(run, indent=2, ensure_ascii=False) + "\n"
     else:

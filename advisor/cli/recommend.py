@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from advisor.cli.options import FORMATS, PROBE_LEVELS
+from advisor.cli.options import FORMATS, PROBE_LEVELS, progress
 from advisor.cli.output import emit
 from advisor.model.errors import InputError
 
@@ -87,6 +87,7 @@ def recommend(
         fmt=fmt,
         template=template,
         seed=seed,
+        progress=progress,
     )
     emit(text, output, force=force)
 

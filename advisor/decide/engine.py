@@ -10,6 +10,7 @@ number of supporting rules, then alphabetically, and the Decision says so.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from advisor.decide.conditions import build_context
@@ -31,6 +32,32 @@ from advisor.model.facts import Facts
 from advisor.model.profile import Profile
 
 
+@dataclass(frozen=True)
+class Scored:
+    """The rules fired on one profile and its facts: the input of analyse and explain."""
+
+    profile: Profile
+    facts: Facts
+    context: dict[str, Any]
+    weights: dict[str, float]
+    evaluation: Evaluation
+
+
+def score(profile: Profile, facts: Facts | None, ruleset: RuleSet) -> Scored:
+    """Fire the rules on a profile and its measured facts."""
+    facts = facts or Facts()
+    context = build_context(profile, facts)
+    weights = criterion_weights(ruleset, profile.priorities.model_dump())
+    return Scored(profile, facts, context, weights, evaluate(ruleset, context, weights))
+
+
+def analyse_scored(scored: Scored, ruleset: RuleSet, *, seed: int = 0) -> Sensitivity:
+    """What would change the verdict (the sensitivity analysis) for a scored profile."""
+    return analyse(
+        scored.profile, scored.facts, ruleset, scored.evaluation, scored.weights, seed=seed
+    )
+
+
 def decide(
     profile: Profile,
     facts: Facts | None,
@@ -39,11 +66,15 @@ def decide(
     with_sensitivity: bool = True,
     seed: int = 0,
 ) -> Decision:
-    """Score the three frameworks for a profile and explain the result."""
-    facts = facts or Facts()
-    context = build_context(profile, facts)
-    weights = criterion_weights(ruleset, profile.priorities.model_dump())
-    ev = evaluate(ruleset, context, weights)
+    """Score the frameworks for a profile and explain the result (score, analyse, explain)."""
+    scored = score(profile, facts, ruleset)
+    sensitivity = analyse_scored(scored, ruleset, seed=seed) if with_sensitivity else None
+    return explain(scored, ruleset, sensitivity)
+
+
+def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -> Decision:
+    """The Decision: ranking, fired rules, recommendation, breakdown and risks."""
+    ev, context, weights = scored.evaluation, scored.context, scored.weights
     order = ev.order()
     ranking = [
         RankEntry(
@@ -59,9 +90,6 @@ def decide(
     ]
     fired = [_fired(rule, weights, context) for rule in ev.fired]
     fired.sort(key=lambda r: (-r.impact, r.id))
-    sensitivity = None
-    if with_sensitivity:
-        sensitivity = analyse(profile, facts, ruleset, ev, weights, seed=seed)
     recommendation = _recommendation(ranking, ev, ruleset, context, sensitivity)
     breakdown = {c.id.value: dict.fromkeys(FRAMEWORKS, 0.0) for c in ruleset.meta.criteria}
     for rule in fired:

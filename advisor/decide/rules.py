@@ -9,6 +9,7 @@ as ``file:line: rule-id: field: message``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,9 +27,11 @@ from advisor.model.rulepack import (
     CriterionInfo,
     Effects,
     Evidence,
+    InstallOption,
     PackMeta,
     Risks,
     RuleExamples,
+    StackItem,
     Strict,
     Vetoes,
 )
@@ -103,7 +106,11 @@ def load_pack_meta(path: Path) -> tuple[PackMeta, dict[tuple[str, str, int], Con
         raise input_error_from_validation(exc, doc) from None
     conditions: dict[tuple[str, str, int], Condition] = {}
     for fw, info in meta.frameworks.items():
-        for kind, items in (("install", info.install), ("stack", info.stack)):
+        entries: tuple[tuple[str, Sequence[InstallOption | StackItem]], ...] = (
+            ("install", info.install),
+            ("stack", info.stack),
+        )
+        for kind, items in entries:
             for i, item in enumerate(items):
                 loc = ("frameworks", fw, kind, i, "when")
                 try:

@@ -192,9 +192,9 @@ def win_probabilities(
         }
         raw = dict.fromkeys(FRAMEWORKS, 0.0)
         for cid, prios in criteria:
-            row = per_criterion.get(cid)
-            if not row:
+            if not per_criterion.get(cid):
                 continue
+            row = per_criterion[cid]
             weight = sum(sample[p] for p in prios) / (3.0 * len(prios)) if prios else 1.0
             for fw in FRAMEWORKS:
                 raw[fw] += weight * row[fw]

@@ -7,6 +7,7 @@ import typing
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
@@ -40,7 +41,7 @@ def _is_union_tag(part: Any) -> bool:
     )
 
 
-def _message(error: dict[str, Any], title: str, loc: tuple[Any, ...]) -> str:
+def _message(error: ErrorDetails, title: str, loc: tuple[Any, ...]) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         hint, valid = suggest_key(title, loc)

@@ -21,7 +21,7 @@ class Metric(TypedDict, total=False):
 
     median: float
     iqr: float
-    n: int
+    n: int | None
     unit: str
 
 

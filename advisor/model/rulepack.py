@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from advisor.frameworks import FRAMEWORKS, FrameworkSpec, per_framework_model
-from advisor.model.profile import Profile
+from advisor.model.profile import Priorities
 
 
 class Criterion(str, Enum):
@@ -36,7 +36,7 @@ class Criterion(str, Enum):
         return self.value
 
 
-PRIORITY_NAMES = tuple(Profile.model_fields["priorities"].annotation.model_fields)
+PRIORITY_NAMES = tuple(Priorities.model_fields)
 
 
 class Strict(BaseModel):
@@ -83,7 +83,8 @@ def _reason(spec: FrameworkSpec) -> tuple[Any, Any]:
 
 if TYPE_CHECKING:
     Effects = EffectsBase
-    Vetoes = Risks = PerFrameworkEffect
+    Vetoes = PerFrameworkEffect
+    Risks = PerFrameworkEffect
 else:
     Effects = per_framework_model(
         "Effects",

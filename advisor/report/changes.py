@@ -50,13 +50,10 @@ def changes(decision: Decision) -> dict[str, Any]:
     ]
     by_fw.sort(key=lambda r: FRAMEWORKS.index(r["framework"]))
     win = sens.win_probability
-    wins = sorted(
-        (
-            {"framework": fw, "name": name(fw), "p": p, "percent": round(p * 100, 1)}
-            for fw, p in win.items()
-        ),
-        key=lambda r: (-r["p"], FRAMEWORKS.index(r["framework"])),
-    )
+    wins = [
+        {"framework": fw, "name": name(fw), "p": p, "percent": round(p * 100, 1)}
+        for fw, p in sorted(win.items(), key=lambda item: (-item[1], FRAMEWORKS.index(item[0])))
+    ]
     return {
         "available": True,
         "smallest": {

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from advisor.model.measurements import ProbeRecord, ProbeRun, metric_value
+from advisor.model.measurements import Metric, ProbeRecord, ProbeRun, metric_value
 from advisor.report.labels import STATUS_TEXT, name
 
 Index = dict[tuple[str, str], ProbeRecord]
@@ -49,7 +47,7 @@ def level_hint(probe: str) -> str:
     return f" (it runs from --probes {level} up)" if level else ""
 
 
-def clearly_apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def clearly_apart(a: Metric, b: Metric) -> bool:
     """True if two medians differ by more than half their IQRs combined."""
     gap = abs(float(a["median"]) - float(b["median"]))
     return gap > (float(a.get("iqr") or 0) + float(b.get("iqr") or 0)) / 2
@@ -67,7 +65,7 @@ def noise_note(run: ProbeRun, probe: str, frameworks: tuple[str, ...]) -> str:
     )
 
 
-def matmul_seconds(index: Index, fw: str) -> dict[str, Any] | None:
+def matmul_seconds(index: Index, fw: str) -> Metric | None:
     """Seconds per 1000x1000 matmul: the probe's own figure, or derived from GFLOP/s."""
     m = metric_value(index, "matmul", fw, "seconds")
     if m:
@@ -86,4 +84,4 @@ def matmul_seconds(index: Index, fw: str) -> dict[str, Any] | None:
     flops = 2.0 * float(size) ** 3
     median = flops / (rate["median"] * 1e9)
     iqr = median * float(rate.get("iqr") or 0) / rate["median"]
-    return {"median": median, "iqr": iqr, "n": rate.get("n"), "unit": "s"}
+    return Metric(median=median, iqr=iqr, n=rate.get("n"), unit="s")

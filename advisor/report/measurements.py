@@ -183,9 +183,6 @@ def _matmul_shares(index: Index) -> dict[str, Any]:
                     "best": m["median"] == best,
                 }
             )
-    chart = [
-        {"framework": name(fw), "gflops": m["median"]}
-        for fw in FRAMEWORKS
-        if (m := metric_value(index, "matmul", fw, "gflops"))
-    ]
+    rates = {fw: metric_value(index, "matmul", fw, "gflops") for fw in FRAMEWORKS}
+    chart = [{"framework": name(fw), "gflops": m["median"]} for fw, m in rates.items() if m]
     return {"rows": rows, "chart": chart}

@@ -82,6 +82,11 @@ def render_report(
     data = report_data(
         decision, profile, probe_run, profile_path=profile_path, probe_level=probe_level
     )
+    return render_data(data, fmt=fmt, template=template)
+
+
+def render_data(data: dict[str, Any], *, fmt: str = "markdown", template: str | None = None) -> str:
+    """Render ``report_data``'s output in ``fmt``, or with a user's ``template``."""
     if template is not None:
         if fmt == "json":
             raise InputError(
