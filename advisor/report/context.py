@@ -40,7 +40,7 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
         "standing": verdict.standing(inp.decision),
         "why": why.why(inp.decision),
         "breakdown": why.breakdown(inp.decision),
-        "measurements": measurements.measurements(inp),
+        "measurements": measurements.measurements(inp.run, inp.decision, inp.probe_level),
         "claims": claims.claims(inp.run),
         "changes": changes.changes(inp.decision),
         "risks": risks.risks(inp.decision, inp.run),

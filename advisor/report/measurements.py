@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from advisor.frameworks import FRAMEWORKS
-from advisor.model.measurements import ProbeRecord, metric_value
+from advisor.model.decision import Decision
+from advisor.model.measurements import ProbeRecord, ProbeRun, metric_value
 from advisor.report.labels import (
     NOISY_SPREAD,
     PROBE_LABELS,
@@ -16,9 +17,6 @@ from advisor.report.labels import (
     name,
     relative_spread,
 )
-
-if TYPE_CHECKING:
-    from advisor.report.context import ReportInput
 
 Index = dict[tuple[str, str], ProbeRecord]
 
@@ -31,9 +29,8 @@ def probe_sort_key(p: ProbeRecord) -> tuple[int, int, str]:
     return (order, FRAMEWORKS.index(fw) if fw in FRAMEWORKS else len(FRAMEWORKS), pid)
 
 
-def measurements(inp: ReportInput) -> dict[str, Any]:
+def measurements(run: ProbeRun, decision: Decision, level: str) -> dict[str, Any]:
     """The measurement rows, compile costs, matmul shares and warnings."""
-    run = inp.run
     probes = sorted(run.probes, key=probe_sort_key)
     rows = []
     warnings: list[str] = []
@@ -69,14 +66,14 @@ def measurements(inp: ReportInput) -> dict[str, Any]:
     index = run.ok_index()
     return {
         "ran": bool(probes),
-        "level": inp.probe_level,
+        "level": level,
         "rows": rows,
         "compile": _compile_rows(index),
         "matmul": _matmul_shares(index),
         "warnings": warnings,
         "cache": run.cache,
-        "moved": inp.decision.measured_facts_moved,
-        "skipped_rules": [s.model_dump(mode="json") for s in inp.decision.skipped_rules],
+        "moved": decision.measured_facts_moved,
+        "skipped_rules": [s.model_dump(mode="json") for s in decision.skipped_rules],
     }
 
 
