@@ -62,7 +62,6 @@ REGISTRY: tuple[FrameworkSpec, ...] = (
 
 FRAMEWORKS: tuple[str, ...] = tuple(spec.id for spec in REGISTRY)
 DISPLAY_NAMES: dict[str, str] = {spec.id: spec.display for spec in REGISTRY}
-BY_ID: dict[str, FrameworkSpec] = {spec.id: spec for spec in REGISTRY}
 # Ratio facts divide each framework's figure by this one's (facts.jax_over_pytorch_...).
 REFERENCE = REGISTRY[0].id
 

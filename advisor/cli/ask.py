@@ -46,10 +46,11 @@ def ask(
     from advisor.cli.output import emit
     from advisor.io.profile_writer import profile_yaml
     from advisor.io.profiles import load_profile
+    from advisor.io.safe_yaml import check_writable
     from advisor.questionnaire import load_questions, run_questionnaire
 
     if output and output != "-":
-        _check_output(Path(output), force)
+        check_writable(Path(output), force=force)  # before any question is asked
     questions = load_questions(questions_path) if questions_path else None
     base = load_profile(from_path) if from_path else None
     if not defaults and not sys.stdin.isatty():
@@ -61,15 +62,3 @@ def ask(
         base=base, defaults=defaults, questions=questions, verb="Write" if output else "Use"
     )
     emit(profile_yaml(profile), output, force=force)
-
-
-def _check_output(target: Path, force: bool) -> None:
-    """Refuse a bad output path before any question is asked."""
-    name = str(target)
-    if target.is_dir():
-        raise InputError("is a directory, expected a file path", path=name)
-    if target.exists() and not force:
-        raise InputError("file exists; use --force to overwrite it", path=name)
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(f"directory does not exist: {parent}", path=name)

@@ -200,6 +200,22 @@ def dump_yaml(data: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
 
 
+def check_writable(target: Path, *, force: bool = False) -> Path:
+    """Refuse a bad output path (a directory, a device, an existing file without
+    ``force``, a missing folder) before anything is written; return its folder."""
+    name = str(target)
+    if target.is_dir():
+        raise InputError("is a directory, expected a file path", path=name)
+    if target.exists() and not target.is_file():
+        raise InputError("is not a regular file; refusing to replace it", path=name)
+    if target.exists() and not force:
+        raise InputError("file exists; use --force to overwrite it", path=name)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"directory does not exist: {parent}", path=name)
+    return parent
+
+
 def write_atomic(
     path: str | os.PathLike[str], text: str, *, force: bool = False, private: bool = False
 ) -> None:
@@ -211,15 +227,7 @@ def write_atomic(
     """
     target = Path(path)
     name = str(path)
-    if target.is_dir():
-        raise InputError("is a directory, expected a file path", path=name)
-    if target.exists() and not target.is_file():
-        raise InputError("is not a regular file; refusing to replace it", path=name)
-    if target.exists() and not force:
-        raise InputError("file exists; use --force to overwrite it", path=name)
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(f"directory does not exist: {parent}", path=name)
+    parent = check_writable(target, force=force)
     tmp_name = None
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)

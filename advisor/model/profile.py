@@ -272,7 +272,3 @@ class Profile(Section):
         Determinism.none, description="Whether bit-for-bit reproducible training is needed."
     )
     workload: Workload = Field(default_factory=Workload, description="Hints for the probes.")
-
-    def to_plain(self) -> dict[str, Any]:
-        """JSON-ready dict with enum values as strings."""
-        return self.model_dump(mode="json")

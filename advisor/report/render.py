@@ -125,17 +125,21 @@ def _globals() -> dict[str, Any]:
     }
 
 
+def _options(html: bool) -> dict[str, Any]:
+    """The Jinja options every report environment shares."""
+    return {
+        "undefined": StrictUndefined,
+        "autoescape": html,
+        "finalize": _html_finalize if html else None,
+        "keep_trailing_newline": True,
+        "trim_blocks": True,
+        "lstrip_blocks": True,
+    }
+
+
 def bundled_environment(*, html: bool) -> Environment:
     """The environment for the bundled (trusted) templates."""
-    env = Environment(
-        loader=FileSystemLoader(str(data_dir("templates"))),
-        undefined=StrictUndefined,
-        autoescape=html,
-        finalize=_html_finalize if html else None,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    env = Environment(loader=FileSystemLoader(str(data_dir("templates"))), **_options(html))
     env.filters.update(HTML_FILTERS if html else MARKDOWN_FILTERS)
     env.globals.update(_globals())
     return env
@@ -162,15 +166,7 @@ class ReportSandbox(SandboxedEnvironment):
 
 def sandboxed_environment(*, html: bool) -> ReportSandbox:
     """A loader-less sandbox for user templates, with the report's filters."""
-    env = ReportSandbox(
-        loader=None,
-        undefined=StrictUndefined,
-        autoescape=html,
-        finalize=_html_finalize if html else None,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    env = ReportSandbox(loader=None, **_options(html))
     env.filters.update(MARKDOWN_FILTERS)
     env.filters.update(HTML_FILTERS)
     env.globals.update(_globals())
