@@ -152,7 +152,7 @@ def test_raising_a_priority_never_lowers_a_framework_that_only_gains_from_it(
     higher = profile.model_copy(
         update={"priorities": profile.priorities.model_copy(update={priority: level + 1})}
     )
-    weighted_by_it = {c.id.value for c in PACK.meta.criteria if priority in c.priorities}
+    weighted_by_it = {c.id for c in PACK.meta.criteria if priority in c.priorities}
     before = decide(profile, None, PACK, with_sensitivity=False)
     after = decide(higher, None, PACK, with_sensitivity=False)
     fired = {r.id: r for r in [*before.rules, *after.rules]}

@@ -20,7 +20,7 @@ def list_rules(rule_dirs: tuple[str, ...]) -> None:
 
     ruleset = load_ruleset([Path(d) for d in rule_dirs])
     for rule in sorted(ruleset.rules, key=lambda r: rule_sort_key(r.id)):
-        click.echo(f"{rule.id:<9} {rule.criterion.value:<15} {rule.title}")
+        click.echo(f"{rule.id:<9} {rule.criterion:<15} {rule.title}")
 
 
 @rules.command("show")

@@ -91,7 +91,7 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     fired = [_fired(rule, weights, context) for rule in ev.fired]
     fired.sort(key=lambda r: (-r.impact, r.id))
     recommendation = _recommendation(ranking, ev, ruleset, context, sensitivity)
-    breakdown = {c.id.value: dict.fromkeys(FRAMEWORKS, 0.0) for c in ruleset.meta.criteria}
+    breakdown = {c.id: dict.fromkeys(FRAMEWORKS, 0.0) for c in ruleset.meta.criteria}
     for rule in fired:
         for fw, value in rule.weighted.items():
             breakdown[rule.criterion][fw] = round(breakdown[rule.criterion][fw] + value, 4)
@@ -125,7 +125,7 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
 
 
 def _fired(rule: Rule, weights: dict[str, float], context: dict[str, Any]) -> FiredRule:
-    weight = weights[rule.criterion.value]
+    weight = weights[rule.criterion]
     weighted = {fw: round(weight * d, 4) for fw, d in rule.effects.items() if d}
     facts_used = {
         path: context.get(path)
@@ -136,7 +136,7 @@ def _fired(rule: Rule, weights: dict[str, float], context: dict[str, Any]) -> Fi
     return FiredRule(
         id=rule.id,
         title=rule.title,
-        criterion=rule.criterion.value,
+        criterion=rule.criterion,
         weight=round(weight, 4),
         effects={fw: d for fw, d in rule.effects.items() if d},
         weighted=weighted,

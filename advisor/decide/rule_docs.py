@@ -7,7 +7,7 @@ from advisor.io.safe_yaml import dump_yaml
 
 
 def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
-    crit = ruleset.criterion(rule.criterion.value)
+    crit = ruleset.criterion(rule.criterion)
     lines = [
         f"# {rule.id}: {rule.title}",
         "",

@@ -8,6 +8,7 @@ as ``file:line: rule-id: field: message``.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from advisor.model.errors import InputError
 from advisor.model.facts import Facts
 from advisor.model.profile import Profile
 from advisor.model.rulepack import (
-    Criterion,
+    CRITERION_ID,
     CriterionInfo,
     Effects,
     Evidence,
@@ -44,7 +45,7 @@ class Rule(Strict):
 
     id: str = Field(pattern=r"^[A-Z]{2,5}[0-9]{3}$")
     title: str = Field(min_length=5)
-    criterion: Criterion
+    criterion: str = Field(pattern=CRITERION_ID)
     when: Any = None
     effects: Effects = Field(default_factory=Effects)
     veto: Vetoes = Field(default_factory=Vetoes)
@@ -133,7 +134,7 @@ def load_rule_file(path: Path, meta: PackMeta) -> list[tuple[Rule, int | None]]:
     items = doc.data["rules"]
     if not isinstance(items, list):
         raise InputError("'rules' must be a list", path=name, line=doc.line_of(("rules",)))
-    prefixes = {c.id.value: c.prefix for c in meta.criteria}
+    prefixes = {c.id: c.prefix for c in meta.criteria}
     rules: list[tuple[Rule, int | None]] = []
     for index, raw in enumerate(items):
         loc = ("rules", index)
@@ -145,6 +146,16 @@ def load_rule_file(path: Path, meta: PackMeta) -> list[tuple[Rule, int | None]]:
             rule = Rule.model_validate(raw)
         except ValidationError as exc:
             raise input_error_from_validation(exc, doc, prefix=loc, label=label) from None
+        if rule.criterion not in prefixes:
+            hint = difflib.get_close_matches(rule.criterion, list(prefixes), n=1)
+            suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+            raise InputError(
+                f"'{rule.criterion}' is not a criterion of the rule pack{suggestion} "
+                f"(one of {', '.join(prefixes)})",
+                path=name,
+                line=doc.line_of((*loc, "criterion")),
+                field=f"{label}: criterion",
+            )
         try:
             condition = parse_condition(rule.when, "when")
         except ConditionError as exc:
@@ -154,7 +165,7 @@ def load_rule_file(path: Path, meta: PackMeta) -> list[tuple[Rule, int | None]]:
                 line=doc.line_of((*loc, "when")),
                 field=f"{label}: {exc.where}",
             ) from None
-        expected = prefixes[rule.criterion.value]
+        expected = prefixes[rule.criterion]
         if rule.id.rstrip("0123456789") != expected:
             raise InputError(
                 f"'{rule.criterion}' rules use the id prefix {expected} (e.g. {expected}001)",

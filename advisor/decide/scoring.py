@@ -40,11 +40,11 @@ def criterion_weights(ruleset: RuleSet, priorities: dict[str, Any]) -> dict[str,
     weights = {}
     for crit in ruleset.meta.criteria:
         if crit.priorities:
-            weights[crit.id.value] = sum(float(priorities[p]) for p in crit.priorities) / (
+            weights[crit.id] = sum(float(priorities[p]) for p in crit.priorities) / (
                 3.0 * len(crit.priorities)
             )
         else:
-            weights[crit.id.value] = 1.0
+            weights[crit.id] = 1.0
     return weights
 
 
@@ -74,7 +74,7 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
         if not result:
             continue
         fired.append(rule)
-        weight = weights[rule.criterion.value]
+        weight = weights[rule.criterion]
         for fw, delta in rule.effects.items():
             raw[fw] += weight * delta
             if delta > 0:

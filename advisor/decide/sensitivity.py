@@ -179,13 +179,13 @@ def win_probabilities(
     """Share of perturbed-priority samples each framework wins (seeded, deterministic)."""
     per_criterion: dict[str, dict[str, float]] = {}
     for rule in current.fired:
-        row = per_criterion.setdefault(rule.criterion.value, dict.fromkeys(FRAMEWORKS, 0.0))
+        row = per_criterion.setdefault(rule.criterion, dict.fromkeys(FRAMEWORKS, 0.0))
         for fw, delta in rule.effects.items():
             row[fw] += delta
     rng = random.Random(seed)
     names = list(priorities)
     wins = dict.fromkeys(FRAMEWORKS, 0)
-    criteria = [(c.id.value, c.priorities) for c in ruleset.meta.criteria]
+    criteria = [(c.id, c.priorities) for c in ruleset.meta.criteria]
     for _ in range(SAMPLES):
         sample = {
             n: min(5.0, max(0.0, float(priorities[n]) + rng.gauss(0.0, NOISE_SD))) for n in names

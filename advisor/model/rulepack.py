@@ -7,7 +7,6 @@ rules themselves (with their parsed conditions) are loaded by :mod:`advisor.deci
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -15,26 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from advisor.frameworks import FRAMEWORKS, FrameworkSpec, per_framework_model
 from advisor.model.profile import Priorities
 
-
-class Criterion(str, Enum):
-    """The twelve criteria of the source articles (CLAIMS.md C-*)."""
-
-    scale = "scale"
-    hardware = "hardware"
-    deployment = "deployment"
-    team_style = "team_style"
-    ecosystem = "ecosystem"
-    prototyping = "prototyping"
-    production = "production"
-    performance = "performance"
-    legacy = "legacy"
-    learning_curve = "learning_curve"
-    parallelism = "parallelism"
-    determinism = "determinism"
-
-    def __str__(self) -> str:
-        return self.value
-
+CRITERION_ID = r"^[a-z][a-z0-9_]*$"  # criteria are data: pack.yaml lists them
 
 PRIORITY_NAMES = tuple(Priorities.model_fields)
 
@@ -116,7 +96,7 @@ class RuleExamples(Strict):
 class CriterionInfo(Strict):
     """Metadata of one criterion in pack.yaml."""
 
-    id: Criterion
+    id: str = Field(pattern=CRITERION_ID)
     claim_id: str = Field(pattern=r"^C-[A-Z]+$")
     prefix: str = Field(pattern=r"^[A-Z]{2,5}$")
     title: str
@@ -164,9 +144,11 @@ class PackMeta(Strict):
     @model_validator(mode="after")
     def _complete(self) -> PackMeta:
         ids = [c.id for c in self.criteria]
-        missing = set(Criterion) - set(ids)
-        if missing or len(ids) != len(set(ids)):
-            raise ValueError(f"criteria must list each criterion once; missing {sorted(missing)}")
+        if not ids or len(ids) != len(set(ids)):
+            raise ValueError("criteria must list each criterion once")
+        prefixes = [c.prefix for c in self.criteria]
+        if len(prefixes) != len(set(prefixes)):
+            raise ValueError("each criterion needs its own rule id prefix")
         if set(self.frameworks) != set(FRAMEWORKS):
             raise ValueError(f"frameworks must be exactly {', '.join(FRAMEWORKS)}")
         return self
