@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from advisor.conditions import PROFILE_PATHS, build_context, parse_condition
-from advisor.engine import decide
-from advisor.facts import Facts
-from advisor.profile import DISPLAY_ONLY, Profile
-from advisor.questionnaire import model_field
+from advisor.decide.conditions import PROFILE_PATHS, build_context, parse_condition
+from advisor.decide.engine import decide
+from advisor.decide.rules import load_ruleset
+from advisor.decide.scoring import combine
+from advisor.model.facts import Facts
+from advisor.model.profile import DISPLAY_ONLY, Profile
+from advisor.model.said import said_paths
+from advisor.questionnaire.spec import model_field
 from advisor.resources import data_dir
-from advisor.rules import load_ruleset
-from advisor.said import said_paths
-from advisor.scoring import combine
 
 PACK = load_ruleset()
 

@@ -220,7 +220,7 @@ def test_bad_level_is_an_argument_error() -> None:
 
 
 def test_markdown_template_renders_every_status() -> None:
-    from advisor.render import render_template
+    from advisor.report.render import render_template
 
     ok = _probe("pytorch", [1.0], 150.0)
     ok.update(reason=None, params={"dtype": "float32", "shape": [1000, 1000]}, noisy=True,

@@ -1,0 +1,48 @@
+"""What every command shares: the choices of the common options and the error handling.
+
+Every user error becomes one line on stderr and exit code 2; no traceback. Only the
+requested output goes to stdout, so JSON stays clean.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NoReturn
+
+import click
+
+from advisor.model.errors import InputError
+
+PROBE_LEVELS = ("none", "quick", "standard", "full")
+FORMATS = ("markdown", "json", "html")
+
+
+class AdvisorGroup(click.Group):
+    """A click group that turns InputError and usage errors into exit code 2."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("standalone_mode", True)
+        try:
+            return super().main(*args, **kwargs)
+        except InputError as exc:  # raised outside a command's invoke (rare)
+            fail(exc)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            fail(exc)
+        except KeyboardInterrupt:
+            click.echo("advisor: interrupted; nothing was written", err=True)
+            sys.exit(130)
+
+
+def fail(exc: InputError) -> NoReturn:
+    """Print ``exc`` as one line on stderr and exit with its code."""
+    click.echo(f"advisor: error: {exc}", err=True)
+    sys.exit(exc.exit_code)
+
+
+def progress(message: str) -> None:
+    """A progress line on stderr, so stdout holds only the report."""
+    click.echo(f"advisor: {message}", err=True)

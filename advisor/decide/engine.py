@@ -1,0 +1,267 @@
+"""The rules engine: profile + facts + rules -> a scored, explained Decision.
+
+Rules read only what the profile says; vetoes screen, decisive facts rank before the
+soft points, and a small documented prior says what the advisor believes before any
+answer (the arithmetic is in :mod:`advisor.decide.scoring`). Ties are broken by the
+number of supporting rules, then alphabetically, and the Decision says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.decide.conditions import build_context
+from advisor.decide.measured import machine_context
+from advisor.decide.rules import Rule, RuleSet
+from advisor.decide.scoring import (
+    Evaluation,
+    confidence,
+    criterion_weights,
+    decisive_conflict,
+    evaluate,
+    rule_effects,
+    to_score,
+)
+from advisor.decide.sensitivity import analyse
+from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
+from advisor.model.decision import (
+    Decision,
+    FiredRule,
+    RankEntry,
+    Recommendation,
+    Risk,
+    RouteChoice,
+    RulesetInfo,
+    Sensitivity,
+    SkippedRule,
+)
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
+from advisor.model.said import said_paths, substantive
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The rules fired on one profile and its facts: the input of analyse and explain."""
+
+    profile: Profile
+    facts: Facts
+    context: dict[str, Any]  # what the profile said, and the facts that may score
+    weights: dict[str, float]
+    evaluation: Evaluation
+    said: frozenset[str]
+    measurement_note: str | None
+
+
+def score(profile: Profile, facts: Facts | None, ruleset: RuleSet) -> Scored:
+    """Fire the rules on what a profile says and on the facts measured on its kind of machine."""
+    facts = facts or Facts()
+    said = said_paths(profile)
+    context, note = machine_context(build_context(profile, facts, said))
+    weights = criterion_weights(ruleset, profile.priorities.model_dump())
+    evaluation = evaluate(ruleset, context, weights)
+    return Scored(profile, facts, context, weights, evaluation, said, note)
+
+
+def analyse_scored(scored: Scored, ruleset: RuleSet, *, seed: int = 0) -> Sensitivity:
+    """What would change the verdict (the sensitivity analysis) for a scored profile."""
+    return analyse(
+        scored.profile, scored.facts, ruleset, scored.evaluation, scored.weights, seed=seed
+    )
+
+
+def decide(
+    profile: Profile,
+    facts: Facts | None,
+    ruleset: RuleSet,
+    *,
+    with_sensitivity: bool = True,
+    seed: int = 0,
+) -> Decision:
+    """Score the frameworks for a profile and explain the result (score, analyse, explain)."""
+    scored = score(profile, facts, ruleset)
+    sensitivity = analyse_scored(scored, ruleset, seed=seed) if with_sensitivity else None
+    return explain(scored, ruleset, sensitivity)
+
+
+def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -> Decision:
+    """The Decision: ranking, fired rules, recommendation, breakdown and risks."""
+    ev, context, weights = scored.evaluation, scored.context, scored.weights
+    order = ev.order()
+    ranking = [
+        RankEntry(
+            framework=fw,
+            name=DISPLAY_NAMES[fw],
+            score=to_score(ev.raw[fw]),
+            raw=round(ev.raw[fw], 4),
+            vetoed=bool(ev.vetoes[fw]),
+            veto_reasons=ev.vetoes[fw],
+            supporting_rules=ev.support[fw],
+            decisive=round(ev.decisive[fw], 4),
+            soft=round(ev.soft[fw], 4),
+        )
+        for fw in order
+    ]
+    fired = [_fired(rule, weights, context, ruleset) for rule in ev.fired]
+    fired.sort(key=lambda r: (-r.impact, r.id))
+    answered = substantive(scored.said)
+    thin = len(answered) < ruleset.meta.decision.thin_profile_answers or not ev.fired
+    conflict = decisive_conflict(ev.favoured)
+    full_context = build_context(scored.profile, scored.facts)  # stack and install choices
+    recommendation = _recommendation(
+        ranking, ev, ruleset, full_context, sensitivity, thin=thin, conflict=conflict
+    )
+    breakdown = {c.id: dict.fromkeys(FRAMEWORKS, 0.0) for c in ruleset.meta.criteria}
+    for rule in fired:
+        for fw, value in rule.weighted.items():
+            breakdown[rule.criterion][fw] = round(breakdown[rule.criterion][fw] + value, 4)
+    risks = [
+        Risk(rule=r.id, framework=fw, text=text) for r in fired for fw, text in r.risks.items()
+    ]
+    skip_reason = scored.measurement_note or (
+        "needs a measurement from the probes (run with --probes quick or higher)"
+    )
+    prior = ruleset.meta.prior
+    return Decision(
+        recommendation=recommendation,
+        ranking=ranking,
+        rules=fired,
+        skipped_rules=[SkippedRule(id=r.id, title=r.title, reason=skip_reason) for r in ev.skipped],
+        breakdown=breakdown,
+        weights={k: round(v, 4) for k, v in weights.items()},
+        measured_facts_moved=sorted({r.id for r in fired if r.facts_used}),
+        risks=risks,
+        sensitivity=sensitivity,
+        ruleset=RulesetInfo(
+            name=ruleset.meta.ruleset,
+            version=ruleset.meta.version,
+            rule_count=len(ruleset.rules),
+        ),
+        probes_used=any(v is not None for k, v in context.items() if k.startswith("facts.")),
+        answered=answered,
+        thin_profile=thin,
+        prior=(
+            {"effects": dict(prior.effects.items()), "why": prior.why}
+            if prior
+            else {"effects": dict.fromkeys(FRAMEWORKS, 0), "why": ""}
+        ),
+        decisive_facts={fw: ids for fw, ids in ev.favoured.items() if ids},
+        decisive_conflict=conflict,
+        measurement_note=scored.measurement_note,
+    )
+
+
+def _fired(
+    rule: Rule, weights: dict[str, float], context: dict[str, Any], ruleset: RuleSet
+) -> FiredRule:
+    weight = weights[rule.criterion]
+    soft, decisive = rule_effects(rule, ruleset)
+    weighted = {fw: round(weight * d, 4) for fw, d in soft.items() if d}
+    units = {fw: d for fw, d in decisive.items() if d and weight > 0}
+    facts_used = {
+        path: context.get(path)
+        for path in sorted(rule.condition.fields() if rule.condition else ())
+        if path.startswith("facts.")
+    }
+    unit = ruleset.meta.decision.decisive_unit
+    impact = max(
+        [abs(v) for v in weighted.values()]
+        + [abs(v) * unit for v in units.values()]
+        + [100.0 if rule.veto.items() else 0.0]
+    )
+    routes = []
+    if rule.route and ruleset.routes is not None:
+        venue = ruleset.routes.venues[rule.route]
+        routes = [RouteChoice(framework=fw, **venue.best(fw).model_dump()) for fw in FRAMEWORKS]
+    return FiredRule(
+        id=rule.id,
+        title=rule.title,
+        criterion=rule.criterion,
+        tier=rule.tier,
+        weight=round(weight, 4),
+        effects={fw: round(d) for fw, d in soft.items() if d},
+        weighted=weighted,
+        veto=dict(rule.veto.items()),
+        risks=dict(rule.risks.items()),
+        why=rule.why,
+        evidence=rule.evidence,
+        facts_used=facts_used,
+        impact=round(impact, 4),
+        routes=routes,
+        decisive=units,
+    )
+
+
+def _recommendation(
+    ranking: list[RankEntry],
+    ev: Evaluation,
+    ruleset: RuleSet,
+    context: dict[str, Any],
+    sensitivity: Sensitivity | None,
+    *,
+    thin: bool,
+    conflict: bool,
+) -> Recommendation:
+    first = ranking[0]
+    second = ranking[1] if len(ranking) > 1 else None
+    all_vetoed = first.vetoed
+    runner_up = second if second and not second.vetoed else None
+    margin = round(first.score - runner_up.score, 1) if runner_up else 100.0
+    tie = bool(
+        runner_up and round(ev.raw[first.framework], 9) == round(ev.raw[runner_up.framework], 9)
+    )
+    tie_note = None
+    if tie and runner_up:
+        tie_note = (
+            f"{first.name} and {runner_up.name} scored the same; the tie was broken by the number "
+            f"of supporting rules ({first.supporting_rules} vs {runner_up.supporting_rules}), "
+            "then alphabetically."
+        )
+    win_p = sensitivity.win_probability.get(first.framework) if sensitivity else None
+    level = confidence(
+        ruleset.meta.decision,
+        margin=margin,
+        win_p=win_p,
+        tie=tie,
+        all_vetoed=all_vetoed,
+        thin=thin,
+        conflict=conflict,
+    )
+    info = ruleset.meta.frameworks[first.framework]
+    stack = [
+        item
+        for i, item in enumerate(info.stack)
+        if ruleset.conditions[(first.framework, "stack", i)].evaluate(context) is True
+    ]
+    install = next(
+        (
+            opt
+            for i, opt in enumerate(info.install)
+            if ruleset.conditions[(first.framework, "install", i)].evaluate(context) is True
+        ),
+        None,
+    )
+    if all_vetoed:
+        summary = (
+            f"No framework meets every hard constraint; {first.name} scores best "
+            "but is vetoed too (see Why)."
+        )
+    else:
+        summary = f"Build on {first.name}."
+    return Recommendation(
+        framework=first.framework,
+        name=first.name,
+        score=first.score,
+        runner_up=runner_up.framework if runner_up else None,
+        margin=margin,
+        confidence=level,
+        tie_broken=tie,
+        tie_note=tie_note,
+        all_vetoed=all_vetoed,
+        summary=summary,
+        install=install,
+        stack=stack,
+        starter=info.starter,
+        hedge=ruleset.meta.hedge,
+    )

@@ -1,0 +1,255 @@
+"""Safe YAML reading with line numbers, and atomic writing.
+
+Every file a user hands us (profile, rule pack, questions, answers) comes through
+``load_yaml_file``. It never constructs Python objects from tags, refuses alias bombs
+and absurd nesting before building anything, and remembers the line of every key so
+that validation errors can point at it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from advisor.model.errors import InputError
+
+MAX_BYTES = 5 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_NODES = 200_000
+
+PathKey = tuple[Any, ...]
+
+# libyaml's C parser when available (about 10x faster); both are safe loaders.
+SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass
+class YamlDocument:
+    """Parsed YAML data plus the line of each key path (1-based)."""
+
+    data: Any
+    path: str
+    lines: dict[PathKey, int] = field(default_factory=dict)
+
+    def line_of(self, loc: PathKey) -> int | None:
+        """Line of the deepest known prefix of ``loc``."""
+        loc = tuple(loc)
+        while loc:
+            if loc in self.lines:
+                return self.lines[loc]
+            loc = loc[:-1]
+        return self.lines.get((), None)
+
+
+def read_text_file(path: str | os.PathLike[str]) -> str:
+    """Read a UTF-8 text file, turning every OS or decoding problem into an InputError."""
+    p = Path(path)
+    name = str(path)
+    if not p.exists():
+        raise InputError("no such file", path=name)
+    if p.is_dir():
+        raise InputError("is a directory, expected a file", path=name)
+    try:
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise InputError(f"file is too large ({size} bytes, limit {MAX_BYTES})", path=name)
+        raw = p.read_bytes()
+    except PermissionError:
+        raise InputError("permission denied", path=name) from None
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}", path=name) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(
+            f"not valid UTF-8 text (byte {exc.start}); is this a binary file?", path=name, line=line
+        ) from None
+
+
+def load_yaml_file(path: str | os.PathLike[str]) -> YamlDocument:
+    """Read and parse one YAML file safely."""
+    return load_yaml_text(read_text_file(path), str(path))
+
+
+def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
+    """Parse YAML text safely into plain data with a line map."""
+    if "\x00" in text:
+        raise InputError("contains NUL bytes; is this a binary file?", path=name)
+    _precheck_events(text, name)
+    loader = SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            raise InputError("the file is empty", path=name)
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        raise _yaml_error(exc, name, text) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"invalid YAML: {exc}", path=name) from None
+    except RecursionError:
+        raise InputError("YAML nesting is too deep", path=name) from None
+    finally:
+        loader.dispose()
+    lines: dict[PathKey, int] = {(): node.start_mark.line + 1}
+    _collect_lines(node, (), lines, name)
+    return YamlDocument(data=data, path=name, lines=lines)
+
+
+def _precheck_events(text: str, name: str) -> None:
+    """Walk the event stream (no recursion, no construction) to refuse hostile shapes."""
+    depth = 0
+    nodes = 0
+    anchors: dict[str, int] = {}
+    stack: list[list[Any]] = []  # [anchor, size] for open collections
+    try:
+        for event in yaml.parse(text, Loader=SafeLoader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise InputError(
+                        f"YAML nesting is deeper than {MAX_DEPTH} levels",
+                        path=name,
+                        line=event.start_mark.line + 1,
+                    )
+                stack.append([event.anchor, 1])
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+                anchor, size = stack.pop()
+                if anchor:
+                    anchors[anchor] = size
+                if stack:
+                    stack[-1][1] += size
+            elif isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+                size = anchors.get(event.anchor, 1) if isinstance(event, yaml.AliasEvent) else 1
+                if isinstance(event, yaml.ScalarEvent) and event.anchor:
+                    anchors[event.anchor] = 1
+                if stack:
+                    stack[-1][1] += size
+                nodes += size
+                if nodes > MAX_NODES or (stack and stack[-1][1] > MAX_NODES):
+                    raise InputError(
+                        "YAML expands to too many nodes (alias bomb?)",
+                        path=name,
+                        line=event.start_mark.line + 1,
+                    )
+    except yaml.MarkedYAMLError as exc:
+        raise _yaml_error(exc, name, text) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"invalid YAML: {exc}", path=name) from None
+
+
+def _yaml_error(exc: yaml.MarkedYAMLError, name: str, text: str) -> InputError:
+    """One line for a parser error, with the line number and a plain reason."""
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else None
+    problem = exc.problem or "invalid YAML"
+    if "could not determine a constructor" in problem:
+        tag = problem.split("for the tag")[-1].strip()
+        return InputError(f"YAML tags are not allowed here: {tag}", path=name, line=line)
+    if mark is not None and _tab_at(text, mark.line, mark.column):
+        problem = "tab character in indentation (YAML allows spaces only)"
+    elif exc.context:
+        problem = f"{exc.context}: {problem}"
+    return InputError(f"invalid YAML: {problem}", path=name, line=line)
+
+
+def _tab_at(text: str, line: int, column: int) -> bool:
+    lines = text.splitlines()
+    return 0 <= line < len(lines) and "\t" in lines[line][: column + 1]
+
+
+def _collect_lines(node: yaml.Node, loc: PathKey, lines: dict[PathKey, int], name: str) -> None:
+    """Record the line of every key and item (iteratively); refuse duplicate keys."""
+    todo: list[tuple[yaml.Node, PathKey]] = [(node, loc)]
+    seen = 0
+    while todo:
+        current, where = todo.pop()
+        seen += 1
+        if seen > MAX_NODES:
+            return
+        if isinstance(current, yaml.MappingNode):
+            seen_keys: set[str] = set()
+            for key_node, value_node in current.value:
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
+                if key in seen_keys:
+                    raise InputError(
+                        f"duplicate key '{key}'",
+                        path=name,
+                        line=key_node.start_mark.line + 1,
+                        field=".".join(str(p) for p in (*where, key)),
+                    )
+                seen_keys.add(key)
+                sub = (*where, key)
+                lines.setdefault(sub, key_node.start_mark.line + 1)
+                todo.append((value_node, sub))
+        elif isinstance(current, yaml.SequenceNode):
+            for index, item in enumerate(current.value):
+                sub = (*where, index)
+                lines.setdefault(sub, item.start_mark.line + 1)
+                todo.append((item, sub))
+
+
+def dump_yaml(data: Any) -> str:
+    """Dump plain data as block-style YAML, keys in the given order."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
+
+
+def check_writable(target: Path, *, force: bool = False) -> Path:
+    """Refuse a bad output path (a directory, a device, an existing file without
+    ``force``, a missing folder) before anything is written; return its folder."""
+    name = str(target)
+    if target.is_dir():
+        raise InputError("is a directory, expected a file path", path=name)
+    if target.exists() and not target.is_file():
+        raise InputError("is not a regular file; refusing to replace it", path=name)
+    if target.exists() and not force:
+        raise InputError("file exists; use --force to overwrite it", path=name)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"directory does not exist: {parent}", path=name)
+    return parent
+
+
+def write_atomic(
+    path: str | os.PathLike[str], text: str, *, force: bool = False, private: bool = False
+) -> None:
+    """Write ``text`` to ``path`` via a temporary file and a rename.
+
+    An existing file is kept unless ``force`` is set. On any failure nothing is left
+    behind: neither a partial file nor the temporary one. ``private`` makes the file
+    readable by its owner only (caches); otherwise the umask decides, as for ``open``.
+    """
+    target = Path(path)
+    name = str(path)
+    parent = check_writable(target, force=force)
+    tmp_name = None
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, 0o600 if private else 0o666 & ~_umask())
+        if target.exists() and not force:  # appeared while we wrote
+            raise InputError("file exists; use --force to overwrite it", path=name)
+        os.replace(tmp_name, target)
+        tmp_name = None
+    except PermissionError:
+        raise InputError("permission denied (cannot write here)", path=name) from None
+    except OSError as exc:
+        raise InputError(f"cannot write file: {exc.strerror or exc}", path=name) from None
+    finally:
+        if tmp_name and os.path.exists(tmp_name):
+            os.unlink(tmp_name)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,132 @@
+"""The Decision and its parts: what the rules engine hands to the report.
+
+``Decision.model_dump(mode="json")`` is the JSON output's contract part (see README).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from advisor.model.rulepack import Evidence, InstallOption, StackItem
+
+
+class RouteChoice(BaseModel):
+    """A framework's best route to where the model must run (rules/data/routes.yaml)."""
+
+    framework: str
+    route: str
+    maturity: str
+    url: str
+    checked: str
+    note: str = ""
+
+
+class FiredRule(BaseModel):
+    id: str
+    title: str
+    criterion: str
+    tier: str = "soft"
+    weight: float
+    effects: dict[str, int]
+    weighted: dict[str, float]
+    veto: dict[str, str]
+    risks: dict[str, str]
+    why: str
+    evidence: list[Evidence]
+    facts_used: dict[str, Any] = Field(default_factory=dict)
+    impact: float
+    routes: list[RouteChoice] = Field(default_factory=list)
+    decisive: dict[str, float] = Field(default_factory=dict)
+
+
+class SkippedRule(BaseModel):
+    id: str
+    title: str
+    reason: str
+
+
+class RankEntry(BaseModel):
+    framework: str
+    name: str
+    score: float
+    raw: float
+    vetoed: bool
+    veto_reasons: list[str]
+    supporting_rules: int
+    decisive: float = 0.0
+    soft: float = 0.0
+
+
+class Flip(BaseModel):
+    path: str
+    kind: str  # "priority" or "answer"
+    from_value: Any
+    to_value: Any
+    description: str
+    cost: float
+    new_winner: str
+
+
+class Sensitivity(BaseModel):
+    smallest_flip: Flip | None
+    flips_by_framework: dict[str, Flip | None]
+    candidates_tried: int
+    win_probability: dict[str, float]
+    samples: int
+    seed: int
+    method: str
+
+
+class Recommendation(BaseModel):
+    framework: str
+    name: str
+    score: float
+    runner_up: str | None
+    margin: float
+    confidence: str
+    tie_broken: bool
+    tie_note: str | None
+    all_vetoed: bool
+    summary: str
+    install: InstallOption | None
+    stack: list[StackItem]
+    starter: str
+    hedge: str
+
+
+class Risk(BaseModel):
+    """A caveat of a fired rule about one framework."""
+
+    rule: str
+    framework: str
+    text: str
+
+
+class RulesetInfo(BaseModel):
+    name: str
+    version: str
+    rule_count: int
+
+
+class Decision(BaseModel):
+    """The engine's whole answer: what the report and the JSON output are made from."""
+
+    recommendation: Recommendation
+    ranking: list[RankEntry]
+    rules: list[FiredRule]
+    skipped_rules: list[SkippedRule]
+    breakdown: dict[str, dict[str, float]]
+    weights: dict[str, float]
+    measured_facts_moved: list[str]
+    risks: list[Risk]
+    sensitivity: Sensitivity | None
+    ruleset: RulesetInfo
+    probes_used: bool
+    answered: list[str] = Field(default_factory=list)
+    thin_profile: bool = False
+    prior: dict[str, Any] = Field(default_factory=dict)
+    decisive_facts: dict[str, list[str]] = Field(default_factory=dict)
+    decisive_conflict: bool = False
+    measurement_note: str | None = None

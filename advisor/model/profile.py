@@ -1,0 +1,290 @@
+"""The project profile: the single source of truth for what a user can tell the advisor.
+
+The questionnaire, the JSON Schema, the README's reference and the validation of rule
+conditions all derive from these models. Every field has help text and a default, so
+a partial profile is valid.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from advisor.frameworks import per_framework_model
+from advisor.model.choices import (  # noqa: F401  (re-exported: the profile's vocabulary)
+    Choice,
+    CodeSize,
+    Determinism,
+    Domain,
+    DType,
+    EdgeHardware,
+    ExistingCode,
+    Experience,
+    Hardware,
+    Language,
+    LibraryFamily,
+    ModelFamily,
+    Purpose,
+    Serving,
+    ServingStack,
+    Simulator,
+    Target,
+    parse_count,
+    parse_megabytes,
+)
+
+
+class Section(BaseModel):
+    """Base for every profile section: unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", use_enum_values=False, validate_default=True)
+
+
+DISPLAY_ONLY = "x-display-only"
+
+
+def display_only(reason: str) -> dict[str, Any]:
+    """Field metadata for an answer no rule reads: shown or used by the probes only."""
+    return {DISPLAY_ONLY: reason}
+
+
+class Project(Section):
+    name: str = Field(
+        "Unnamed project",
+        max_length=200,
+        description="A name for the report.",
+        json_schema_extra=display_only("a label for the report"),
+    )
+    notes: str = Field(
+        "",
+        max_length=4000,
+        description="Free-text notes, shown in the report.",
+        json_schema_extra=display_only("shown in the report as written"),
+    )
+
+
+class ModelScale(Section):
+    parameters: float = Field(
+        1e8,
+        ge=1,
+        le=1e14,
+        description="Largest model you expect to train, in parameters (e.g. 350M, 7B, 1.5e11).",
+    )
+
+    _count = field_validator("parameters", mode="before")(parse_count)
+
+
+class TrainingScale(Section):
+    accelerators: int = Field(
+        1,
+        ge=0,
+        le=1_000_000,
+        description="Accelerators (GPUs or TPU chips) used for one training run.",
+    )
+    nodes: int = Field(1, ge=1, le=100_000, description="Machines used for one training run.")
+    federated: bool = Field(
+        False,
+        description="Trains across many clients' devices without collecting their data "
+        "(federated learning).",
+    )
+    on_device: bool = Field(
+        False,
+        description="Trains or fine-tunes on the end device itself (phone, browser, "
+        "microcontroller), not only on servers.",
+    )
+
+
+class HardwarePlan(Section):
+    training: list[Hardware] = Field(
+        default_factory=lambda: [Hardware.nvidia_gpu],
+        description="Hardware you train on.",
+    )
+    inference: list[Hardware] = Field(
+        default_factory=lambda: [Hardware.nvidia_gpu],
+        description="Hardware the model runs on in production or for evaluation.",
+    )
+    free_tpu_access: bool = Field(
+        False,
+        description="TPUs at no cost to the project (TPU Research Cloud, credits, Kaggle or "
+        "Colab TPUs).",
+    )
+
+
+class Deployment(Section):
+    targets: list[Target] = Field(
+        default_factory=lambda: [Target.server], description="Where trained models must run."
+    )
+    serving: Serving = Field(Serving.none, description="How models are served, if at all.")
+    serving_stack: ServingStack = Field(
+        ServingStack.none,
+        description="Serving stack already running in production: TF Serving or TFX, NVIDIA "
+        "Triton, vLLM, another, or none.",
+    )
+    edge_hardware: list[EdgeHardware] = Field(
+        default_factory=list,
+        description="Accelerators on the edge or mobile devices: Coral Edge TPU, phone NPUs "
+        "(Qualcomm, MediaTek, Pixel), Apple Neural Engine, NVIDIA Jetson, Intel NPU, Arm Ethos-U.",
+    )
+    device_memory_mb: float = Field(
+        0,
+        ge=0,
+        le=1e7,
+        description="Memory for the model on the smallest target device, in MB (0.25 for a "
+        "256 KB microcontroller); 0 means no particular limit.",
+    )
+    open_weights: bool = Field(
+        False,
+        description="The trained weights are released publicly for a community to use and "
+        "fine-tune.",
+    )
+
+    _memory = field_validator("device_memory_mb", mode="before")(parse_megabytes)
+
+
+if TYPE_CHECKING:
+    TeamExperience = Section
+else:
+    TeamExperience = per_framework_model(
+        "TeamExperience",
+        lambda spec: (
+            Experience,
+            Field(Experience.none, description=f"The team's {spec.long_name} experience."),
+        ),
+        base=Section,
+    )
+
+
+class Team(Section):
+    size: int = Field(3, ge=1, le=100_000, description="People who will write model code.")
+    new_to_deep_learning: bool = Field(
+        False, description="True if most of the team is new to deep learning."
+    )
+    experience: TeamExperience = Field(
+        default_factory=TeamExperience, description="Experience with each framework."
+    )
+    functional_programming: bool = Field(
+        False, description="At ease with functional programming (pure functions, no mutation)."
+    )
+    numpy: bool = Field(True, description="Fluent in NumPy.")
+    languages: list[Language] = Field(
+        default_factory=list,
+        description="Languages besides Python the model code must live with: JavaScript, "
+        "C++, Swift/Kotlin, Java, Rust.",
+    )
+
+
+class Ecosystem(Section):
+    huggingface: bool = Field(
+        False, description="Needs Hugging Face Transformers models or training code."
+    )
+    pretrained_models: bool = Field(
+        False, description="Relies on pretrained model zoos (torchvision, timm, TF Hub, ...)."
+    )
+    libraries: list[LibraryFamily] = Field(
+        default_factory=list, description="Library families the project needs."
+    )
+
+
+class Priorities(Section):
+    """How much each concern matters, 0 (not at all) to 5 (decisive); 3 is neutral."""
+
+    prototyping_speed: int = Field(
+        3, ge=0, le=5, description="Speed of trying ideas and debugging."
+    )
+    raw_performance: int = Field(3, ge=0, le=5, description="Training and inference speed.")
+    production_maturity: int = Field(
+        3, ge=0, le=5, description="Mature serving, deployment and MLOps."
+    )
+    ecosystem_breadth: int = Field(3, ge=0, le=5, description="Libraries, models and tutorials.")
+    learning_curve: int = Field(3, ge=0, le=5, description="How easy the framework is to learn.")
+    long_term_stability: int = Field(
+        3, ge=0, le=5, description="Stable APIs, low migration cost, a safe long-term bet."
+    )
+
+
+class Workload(Section):
+    model_family: ModelFamily = Field(
+        ModelFamily.mlp,
+        description="Kind of model the probes should imitate.",
+        json_schema_extra=display_only("shapes the probes' workload; no rule reads it"),
+    )
+    batch_size: int = Field(
+        64,
+        ge=1,
+        le=65536,
+        description="Typical training batch size.",
+        json_schema_extra=display_only("shapes the probes' workload; no rule reads it"),
+    )
+    dtype: DType = Field(DType.float32, description="Training precision.")
+    per_example_gradients: bool = Field(
+        False, description="Needs per-example gradients (differential privacy, influence, ...)."
+    )
+    higher_order_derivatives: bool = Field(
+        False, description="Needs Hessians or other higher-order derivatives."
+    )
+    simulator: Simulator = Field(
+        Simulator.none,
+        description="Where environments or simulators run: none, on CPUs (Gymnasium, MuJoCo), "
+        "on the accelerator in JAX (Brax, MJX, gymnax, JAX-MD) or on the accelerator with "
+        "PyTorch tensors (Isaac Lab, ManiSkill, Genesis).",
+    )
+    compiled_training_loop: bool = Field(
+        False,
+        description="The whole training loop (many steps, or many runs or seeds at once) is "
+        "compiled into one accelerator program (lax.scan, vmap over runs).",
+    )
+    differentiable_solver: bool = Field(
+        False,
+        description="Gradients flow through a numerical solver (ODE/PDE solvers, physics "
+        "simulation, root finding, optimisation layers).",
+    )
+    sparse_embeddings: bool = Field(
+        False,
+        description="Large sparse embedding tables (recommenders, ads ranking: millions to "
+        "billions of ids).",
+    )
+
+
+class Profile(Section):
+    """A project profile. Every field is optional; omitted fields take their default."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_default=True,
+        title="Project profile",
+        json_schema_extra={
+            "$id": "https://github.com/framework-advisor/advisor/profile.schema.json"
+        },
+    )
+
+    project: Project = Field(default_factory=Project, description="About the project.")
+    purpose: Purpose = Field(Purpose.both, description="Research, production or both.")
+    domains: list[Domain] = Field(default_factory=list, description="Application domains.")
+    model: ModelScale = Field(default_factory=ModelScale, description="Model size.")
+    training: TrainingScale = Field(default_factory=TrainingScale, description="Training scale.")
+    hardware: HardwarePlan = Field(
+        default_factory=HardwarePlan, description="Hardware for training and inference."
+    )
+    deployment: Deployment = Field(
+        default_factory=Deployment, description="Deployment and serving."
+    )
+    team: Team = Field(default_factory=Team, description="The team.")
+    ecosystem: Ecosystem = Field(default_factory=Ecosystem, description="Ecosystem needs.")
+    existing_code: list[ExistingCode] = Field(
+        default_factory=list, description="Code the project already has (empty for none)."
+    )
+    existing_code_size: CodeSize = Field(
+        CodeSize.small,
+        description="How much existing code: small (scripts, a prototype) or large (a "
+        "production codebase or many models, with the team that maintains it).",
+    )
+    migrating_away: bool = Field(
+        False,
+        description="The team has decided to move off the framework of its existing code.",
+    )
+    priorities: Priorities = Field(default_factory=Priorities, description="What matters most.")
+    determinism: Determinism = Field(
+        Determinism.none, description="Whether bit-for-bit reproducible training is needed."
+    )
+    workload: Workload = Field(default_factory=Workload, description="Hints for the probes.")
