@@ -106,7 +106,9 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     fired = [_fired(rule, weights, context, ruleset) for rule in ev.fired]
     fired.sort(key=lambda r: (-r.impact, r.id))
     answered = substantive(scored.said)
-    thin = len(answered) < ruleset.meta.decision.thin_profile_answers or not ev.fired
+    # too thin: nothing fired, or a few answers and none of them a decisive fact
+    few = len(answered) < ruleset.meta.decision.thin_profile_answers
+    thin = not ev.fired or (few and not any(ev.decisive.values()))
     conflict = decisive_conflict(ev.favoured)
     full_context = build_context(scored.profile, scored.facts)  # stack and install choices
     recommendation = _recommendation(
