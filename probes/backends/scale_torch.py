@@ -8,7 +8,7 @@ efficiency = step time alone / step time with N devices (1.0 is perfect).
 Across nodes, start it yourself on every node (see docs/probes.md)::
 
     torchrun --nnodes 2 --nproc-per-node 8 --rdzv-backend c10d \\
-        --rdzv-endpoint HOST:29500 -m probes.scale_torch
+        --rdzv-endpoint HOST:29500 -m probes.backends.scale_torch
 
 Rank 0 prints the result as JSON on stdout (or writes it to --out).
 """
@@ -25,10 +25,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from probes.common import Context, cpu_threads_available, failed, ok, skipped
-from probes.plan import LEVELS, budget, timeout_for
-from probes.stats import exact, metric, ratio
-from probes.timing import measure, samples_noisy
+from probes.catalog import LEVELS, budget, timeout_for
+from probes.measure.stats import exact, metric, ratio
+from probes.measure.timing import measure, samples_noisy
+from probes.suite.common import Context, cpu_threads_available, failed, ok, skipped
 
 DEFAULT_BATCH = 64
 
@@ -44,7 +44,7 @@ def run_local(ctx: Context, accelerators: int) -> dict[str, Any]:
         out = Path(tmp) / "result.json"
         log = Path(tmp) / "torchrun.log"
         command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nnodes=1",
-                   f"--nproc-per-node={devices}", "-m", "probes.scale_torch",
+                   f"--nproc-per-node={devices}", "-m", "probes.backends.scale_torch",
                    "--out", str(out), "--level", ctx.level, "--batch", str(batch)]
         with open(log, "wb") as handle:
             try:
@@ -70,7 +70,7 @@ def _tail(path: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """One rank of the DDP measurement (started by torchrun)."""
-    parser = argparse.ArgumentParser(prog="torchrun ... -m probes.scale_torch")
+    parser = argparse.ArgumentParser(prog="torchrun ... -m probes.backends.scale_torch")
     parser.add_argument("--out", help="file for rank 0's JSON result (default: stdout)")
     parser.add_argument("--level", default="full", choices=LEVELS)
     parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, help="per-device batch")
@@ -91,7 +91,7 @@ def _measure(level: str, batch: int) -> dict[str, Any] | None:
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel as DDP
 
-    from probes import workloads as W
+    from probes.suite import data as W
 
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     local_rank = int(os.environ.get("LOCAL_RANK", "0"))

@@ -13,14 +13,13 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from probes.protocol import EventReader
+from probes.run.protocol import EventReader
 
 POLL_SECONDS = 0.02
 GAP_TIMEOUT = 60.0  # between one probe's result and the next start (or the final 'done')
@@ -40,6 +39,8 @@ class Attempt:
     returncode: int | None = None
     elapsed: float = 0.0
     tail: str = ""
+    kernels: list[str] = field(default_factory=list)  # kernels a live worker can time again
+    live: LiveWorker | None = None  # the worker, still running, when asked to keep it alive
 
     def death(self) -> str:
         """Why the child ended early, in words, with the tail of its output."""
@@ -69,16 +70,29 @@ def describe_exit(code: int | None) -> str:
 
 
 def worker_command(framework: str, probes: list[str], level: str, out: Path,
-                   workload: Mapping[str, Any] | None, options: Mapping[str, Any]) -> list[str]:
-    return [sys.executable, "-m", "probes.worker", "--framework", framework,
-            "--probes", ",".join(probes), "--level", level, "--out", str(out),
-            "--workload", json.dumps(dict(workload or {})), "--options", json.dumps(dict(options))]
+                   workload: Mapping[str, Any] | None, options: Mapping[str, Any], *,
+                   python: str | None = None, threads: int = 0, cpus: str = "",
+                   serve: bool = False) -> list[str]:
+    command = [python or sys.executable, "-m", "probes.run.worker", "--framework", framework,
+               "--probes", ",".join(probes), "--level", level, "--out", str(out),
+               "--workload", json.dumps(dict(workload or {})),
+               "--options", json.dumps(dict(options)), "--threads", str(threads)]
+    if cpus:
+        command += ["--cpus", cpus]
+    return [*command, "--serve"] if serve else command
 
 
-def child_environment(extra: Mapping[str, str]) -> dict[str, str]:
-    """The parent's environment, with this package importable and quiet framework logs."""
+def child_environment(extra: Mapping[str, str], package_root: str | None = None) -> dict[str, str]:
+    """The parent's environment, with this package importable and quiet framework logs.
+
+    ``package_root`` is the folder holding the ``probes`` package for the child (a private
+    copy for a foreign interpreter, so nothing else of the advisor's environment leaks in).
+    """
     env = dict(os.environ)
-    root = str(Path(__file__).resolve().parent.parent)
+    root = package_root or str(Path(__file__).resolve().parents[2])
+    if package_root:  # another interpreter: only the copy, never our site-packages
+        env.pop("PYTHONPATH", None)
+        env.pop("PYTHONHOME", None)
     parts = [root, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]]
     env["PYTHONPATH"] = os.pathsep.join(parts)
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -93,50 +107,101 @@ def run_attempt(
     env: Mapping[str, str],
     timeouts: Callable[[str | None], float],
     on_result: Callable[[str, dict[str, Any]], None],
+    keep_alive: bool = False,
+    cwd: str | None = None,
 ) -> Attempt:
     """Run one child to its end (or kill it) and collect its events.
 
-    ``timeouts(None)`` is the import allowance; ``timeouts(probe)`` each probe's.
+    ``timeouts(None)`` is the import allowance; ``timeouts(probe)`` each probe's. With
+    ``keep_alive`` a child that reports ``done`` is left running, in ``attempt.live``
+    (its command must carry ``--serve``); the caller must ``close()`` it.
     """
     attempt = Attempt()
-    with tempfile.TemporaryDirectory(prefix="advisor-probe-") as tmp:
-        out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
-        with open(out_path, "wb") as out_f, open(err_path, "wb") as err_f:
-            start = time.monotonic()
-            proc = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=out_f, stderr=err_f, env=dict(env),
-                start_new_session=(os.name == "posix"),
-            )
-            reader = EventReader(events_path)
-            deadline = start + timeouts(None)
-            phase_start = start
-            try:
-                while True:
-                    exited = proc.poll() is not None
+    out_path = events_path.with_suffix(".stdout")
+    err_path = events_path.with_suffix(".stderr")
+    with open(out_path, "wb") as out_f, open(err_path, "wb") as err_f:
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE if keep_alive else subprocess.DEVNULL,
+            stdout=out_f, stderr=err_f, env=dict(env), cwd=cwd,
+            start_new_session=(os.name == "posix"),
+        )
+        reader = EventReader(events_path)
+        deadline = start + timeouts(None)
+        phase_start = start
+        try:
+            while True:
+                exited = proc.poll() is not None
+                for event in reader.read_new():
+                    deadline, phase_start = _handle(event, attempt, timeouts, on_result,
+                                                     deadline, phase_start)
+                if exited:
+                    break
+                if keep_alive and attempt.done:
+                    attempt.live = LiveWorker(proc, reader, err_path, out_path)
+                    attempt.elapsed = time.monotonic() - phase_start
+                    return attempt
+                now = time.monotonic()
+                if now > deadline:
+                    attempt.timed_out = True
+                    attempt.elapsed = now - phase_start
+                    kill_tree(proc)
                     for event in reader.read_new():
-                        deadline, phase_start = _handle(event, attempt, timeouts, on_result,
-                                                         deadline, phase_start)
-                    if exited:
-                        break
-                    now = time.monotonic()
-                    if now > deadline:
-                        attempt.timed_out = True
-                        attempt.elapsed = now - phase_start
-                        kill_tree(proc)
-                        for event in reader.read_new():
-                            _handle(event, attempt, timeouts, on_result, deadline, phase_start)
-                        break
-                    time.sleep(POLL_SECONDS)
-            finally:
+                        _handle(event, attempt, timeouts, on_result, deadline, phase_start)
+                    break
+                time.sleep(POLL_SECONDS)
+        finally:
+            if attempt.live is None:
                 if proc.poll() is None:
                     kill_tree(proc)
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=10)
-            attempt.returncode = proc.returncode
-            if not attempt.timed_out:
-                attempt.elapsed = time.monotonic() - phase_start
-        attempt.tail = output_tail(err_path, out_path)
+        attempt.returncode = proc.returncode
+        if not attempt.timed_out:
+            attempt.elapsed = time.monotonic() - phase_start
+    attempt.tail = output_tail(err_path, out_path)
     return attempt
+
+
+class LiveWorker:
+    """A worker kept alive after its probes, answering comparison rounds."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], reader: EventReader, *tails: Path) -> None:
+        self.proc, self.reader, self.tails = proc, reader, tails
+
+    def round(self, kernel: str, seconds: float, timeout: float) -> list[float] | str:
+        """Per-call seconds of one round of ``kernel``, or why there are none."""
+        line = json.dumps({"cmd": "round", "kernel": kernel, "seconds": seconds}) + "\n"
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(line.encode())
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            return f"the worker is gone ({describe_exit(self.proc.poll())})"
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for event in self.reader.read_new():
+                if event.get("event") == "round" and event.get("kernel") == kernel:
+                    samples = event.get("per_call")
+                    if isinstance(samples, list) and samples:
+                        return [float(v) for v in samples if isinstance(v, (int, float))]
+                    return str(event.get("error") or "no samples")
+            if self.proc.poll() is not None:
+                return f"{describe_exit(self.proc.returncode)}; {output_tail(*self.tails)}"
+            time.sleep(POLL_SECONDS / 4)
+        return f"no answer within {timeout:.0f} s"
+
+    def close(self) -> None:
+        """Ask the worker to exit; kill it (and anything it started) if it does not."""
+        with contextlib.suppress(OSError, ValueError):
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            kill_tree(self.proc)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=5)
 
 
 def _handle(event: dict[str, Any], attempt: Attempt, timeouts: Callable[[str | None], float],
@@ -162,6 +227,8 @@ def _handle(event: dict[str, Any], attempt: Attempt, timeouts: Callable[[str | N
         return now + GAP_TIMEOUT, now
     if kind == "done":
         attempt.done = True
+        kernels = event.get("kernels")
+        attempt.kernels = [str(k) for k in kernels] if isinstance(kernels, list) else []
     return deadline, phase_start
 
 

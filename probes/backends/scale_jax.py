@@ -7,7 +7,7 @@ Weak-scaling efficiency = step time on one device / step time on N devices.
 
 On a CPU the N devices are host devices made by
 ``XLA_FLAGS=--xla_force_host_platform_device_count=N`` (the parent sets it). Across
-hosts, run ``python -m probes.scale_jax --coordinator HOST:PORT --num-processes P
+hosts, run ``python -m probes.backends.scale_jax --coordinator HOST:PORT --num-processes P
 --process-id I`` on every host (see docs/probes.md); it calls jax.distributed.initialize.
 """
 
@@ -20,10 +20,10 @@ import os
 import sys
 from typing import Any
 
-from probes.common import Context, cpu_threads_available, ok, skipped
-from probes.plan import LEVELS, Budget, budget
-from probes.stats import exact, metric, ratio
-from probes.timing import measure, samples_noisy
+from probes.catalog import LEVELS, Budget, budget
+from probes.measure.stats import exact, metric, ratio
+from probes.measure.timing import measure, samples_noisy
+from probes.suite.common import Context, cpu_threads_available, ok, skipped
 
 DEFAULT_BATCH = 64
 
@@ -48,14 +48,15 @@ def measure_scale(plan: Budget, batch: int) -> dict[str, Any]:
     import numpy as np
     from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-    from probes import workloads as W
-    from probes.fw_jax import make_step
+    from probes.backends.jax_backend import JaxBackend, make_step
+    from probes.suite import data as W
+    from probes.suite import models
 
     devices = jax.devices()
     n = len(devices)
     spec = W.spec("mlp")
     weights = W.init_params(spec)
-    step = make_step("mlp")
+    step = make_step(models.loss(JaxBackend(), spec), models.LEARNING_RATE)
 
     # One device alone, per-device batch.
     local = jax.local_devices()[0]
@@ -145,7 +146,7 @@ def measure_scale(plan: Budget, batch: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the measurement by hand, on one host or (with a coordinator) across hosts."""
-    parser = argparse.ArgumentParser(prog="python -m probes.scale_jax")
+    parser = argparse.ArgumentParser(prog="python -m probes.backends.scale_jax")
     parser.add_argument("--coordinator", help="HOST:PORT of process 0 (multi-host)")
     parser.add_argument("--num-processes", type=int)
     parser.add_argument("--process-id", type=int)

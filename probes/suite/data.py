@@ -45,42 +45,91 @@ def array_check(name: str, array: np.ndarray, rtol: float) -> dict[str, object]:
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """A small model family: parameter shapes and the shape of one input example."""
+    """A model family at one size: parameter shapes and the shape of one input example."""
 
     family: str
     params: tuple[tuple[str, tuple[int, ...]], ...]
     example: tuple[int, ...]
+    heads: int = 4
 
 
-def spec(family: str) -> ModelSpec:
-    """The model the train_step probe imitates for a workload's model family."""
+# Sizes per family: "toy" is the train_step probe's; "cpu" and "gpu" the workload probe's.
+SIZES: dict[str, dict[str, dict[str, int]]] = {
+    "toy": {"mlp": {"d_in": 784, "hidden": 512}, "transformer": {"d": 128, "hidden": 512,
+            "seq": 64, "heads": 4}, "cnn": {"c1": 16, "c2": 32, "c3": 64, "image": 32},
+            "rnn": {"d_in": 64, "hidden": 128, "steps": 32}},
+    "cpu": {"mlp": {"d_in": 784, "hidden": 1024}, "transformer": {"d": 256, "hidden": 1024,
+            "seq": 64, "heads": 4}, "cnn": {"c1": 32, "c2": 64, "c3": 128, "image": 32},
+            "rnn": {"d_in": 128, "hidden": 256, "steps": 32}},
+    "gpu": {"mlp": {"d_in": 4096, "hidden": 8192}, "transformer": {"d": 1024, "hidden": 4096,
+            "seq": 512, "heads": 16}, "cnn": {"c1": 128, "c2": 256, "c3": 512, "image": 64},
+            "rnn": {"d_in": 1024, "hidden": 1024, "steps": 64}},
+}
+
+
+def spec(family: str, size: str = "toy") -> ModelSpec:
+    """The model of ``family`` at ``size`` (toy, cpu or gpu)."""
+    if family not in SIZES[size]:
+        family = "mlp"
+    s = SIZES[size][family]
     if family == "cnn":
+        c1, c2, c3 = s["c1"], s["c2"], s["c3"]
         return ModelSpec("cnn", (
-            ("c1", (16, 3, 3, 3)), ("c1b", (16,)),
-            ("c2", (32, 16, 3, 3)), ("c2b", (32,)),
-            ("c3", (64, 32, 3, 3)), ("c3b", (64,)),
-            ("w", (64, CLASSES)), ("b", (CLASSES,)),
-        ), (3, 32, 32))
+            ("c1", (c1, 3, 3, 3)), ("c1b", (c1,)),
+            ("c2", (c2, c1, 3, 3)), ("c2b", (c2,)),
+            ("c3", (c3, c2, 3, 3)), ("c3b", (c3,)),
+            ("w", (c3, CLASSES)), ("b", (CLASSES,)),
+        ), (3, s["image"], s["image"]))
     if family == "transformer":
-        d, hidden = 128, 512
+        d, hidden = s["d"], s["hidden"]
         return ModelSpec("transformer", (
             ("wq", (d, d)), ("wk", (d, d)), ("wv", (d, d)), ("wo", (d, d)),
             ("w1", (d, hidden)), ("b1", (hidden,)), ("w2", (hidden, d)), ("b2", (d,)),
             ("w", (d, CLASSES)), ("b", (CLASSES,)),
-        ), (64, d))
+        ), (s["seq"], d), heads=s["heads"])
     if family == "rnn":
+        h = s["hidden"]
         return ModelSpec("rnn", (
-            ("wx", (64, 128)), ("wh", (128, 128)), ("bh", (128,)),
-            ("w", (128, CLASSES)), ("b", (CLASSES,)),
-        ), (32, 64))
+            ("wx", (s["d_in"], h)), ("wh", (h, h)), ("bh", (h,)),
+            ("w", (h, CLASSES)), ("b", (CLASSES,)),
+        ), (s["steps"], s["d_in"]))
+    h = s["hidden"]
     return ModelSpec("mlp", (
-        ("w1", (784, 512)), ("b1", (512,)),
-        ("w2", (512, 512)), ("b2", (512,)),
-        ("w3", (512, CLASSES)), ("b3", (CLASSES,)),
-    ), (784,))
+        ("w1", (s["d_in"], h)), ("b1", (h,)),
+        ("w2", (h, h)), ("b2", (h,)),
+        ("w3", (h, CLASSES)), ("b3", (CLASSES,)),
+    ), (s["d_in"],))
 
 
-TRANSFORMER_HEADS = 4
+def forward_flops(model: ModelSpec, batch: int) -> float:
+    """Multiply-add FLOPs (2 per multiply-add) of one forward pass of ``batch`` examples.
+
+    Matrix products and convolutions only; elementwise work, norms and softmax are not
+    counted (the usual convention for model FLOP utilisation).
+    """
+    shapes = dict(model.params)
+    if model.family == "cnn":
+        size, total = model.example[1], 0.0
+        for name, stride in (("c1", 1), ("c2", 2), ("c3", 2)):
+            c_out, c_in, kh, kw = shapes[name]
+            size = (size + 2 - kh) // stride + 1
+            total += 2.0 * c_out * size * size * c_in * kh * kw
+        return batch * (total + 2.0 * shapes["w"][0] * shapes["w"][1])
+    if model.family == "transformer":
+        seq, d = model.example
+        hidden = shapes["w1"][1]
+        per_token = 8.0 * d * d + 4.0 * d * hidden + 4.0 * seq * d
+        return batch * (seq * per_token + 2.0 * d * shapes["w"][1])
+    if model.family == "rnn":
+        steps, d_in = model.example
+        h = shapes["wh"][0]
+        return batch * (steps * 2.0 * (d_in * h + h * h) + 2.0 * h * shapes["w"][1])
+    return batch * sum(2.0 * shape[0] * shape[1] for _n, shape in model.params if len(shape) == 2)
+
+
+def train_flops(model: ModelSpec, batch: int) -> float:
+    """One training step: forward plus backward, counted as three forward passes."""
+    return 3.0 * forward_flops(model, batch)
 
 
 def init_params(model: ModelSpec, seed: int = SEED) -> list[np.ndarray]:

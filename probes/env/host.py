@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from probes.plan import DISTRIBUTIONS, FRAMEWORKS, IMPORT_NAME, hidden_frameworks
+from probes.catalog import DISTRIBUTIONS, FRAMEWORKS, IMPORT_NAME, hidden_frameworks
 
 # CPU flags that matter for these workloads (x86 vector/matrix units, Arm SIMD).
 INTERESTING_FLAGS = (
@@ -57,15 +57,47 @@ def cpuinfo() -> dict[str, Any]:
         "cores": len(cores) or logical,
         "logical_cpus": logical,
         "available_cpus": available_cpus(),
+        "affinity": affinity(),
+        "cpu_quota": cpu_quota(),
         "arch": platform.machine(),
     }
 
 
-def available_cpus() -> int:
+def affinity() -> list[int]:
+    """The CPUs this process may run on."""
     try:
-        return len(os.sched_getaffinity(0))
+        return sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        return os.cpu_count() or 1
+        return list(range(os.cpu_count() or 1))
+
+
+def cpu_quota() -> float | None:
+    """CPUs' worth of time the cgroup allows (cgroup v2 cpu.max, or v1 cfs quota); None: no cap."""
+    for quota_file, period_file in (("/sys/fs/cgroup/cpu.max", None),
+                                    ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us",
+                                     "/sys/fs/cgroup/cpu/cpu.cfs_period_us")):
+        try:
+            text = Path(quota_file).read_text(encoding="ascii").split()
+            if period_file is None:
+                quota, period = text[0], text[1]
+            else:
+                quota, period = text[0], Path(period_file).read_text(encoding="ascii").strip()
+        except (OSError, IndexError):
+            continue
+        if quota in ("max", "-1"):
+            return None
+        try:
+            return max(float(quota) / float(period), 0.01)
+        except (ValueError, ZeroDivisionError):
+            return None
+    return None
+
+
+def available_cpus() -> int:
+    """CPUs this process can really use: its affinity, capped by the cgroup's quota."""
+    count = len(affinity())
+    quota = cpu_quota()
+    return max(1, min(count, int(quota + 0.5))) if quota is not None else count
 
 
 def memory_gb() -> float | None:
