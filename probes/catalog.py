@@ -89,7 +89,7 @@ PROBES: tuple[ProbeSpec, ...] = (
     ProbeSpec("train_step", "Training step", "standard", "steps_per_s", 120.0,
               ("pytorch", "jax"), "probes.suite.train_step", facts=("steps_per_s",),
               compared="steps_per_s"),
-    ProbeSpec("workload", "Your workload, compiled", "standard", "mfu", 240.0, ALL,
+    ProbeSpec("workload", "Your workload, compiled", "standard", "steps_per_s", 240.0, ALL,
               "probes.suite.workload", facts=("mfu", "steps_per_s", "compile_s"),
               compared="steps_per_s"),
     ProbeSpec("scale", "Data-parallel scaling", "full", "efficiency", 300.0,

@@ -161,7 +161,7 @@ class Environment:
     memory_gb: float | None
     frameworks: dict[str, dict[str, Any]]
     accelerator: dict[str, Any]
-    threads: dict[str, Any]
+    threads: dict[str, Any] | int  # per framework (older runs: one number)
     env_vars: dict[str, str]
     benchmark_index: float
     noisy: bool
@@ -184,7 +184,7 @@ class Environment:
             cpu=dict(known["cpu"] or {}), memory_gb=known["memory_gb"],
             frameworks=dict(known["frameworks"] or {}),
             accelerator=dict(known["accelerator"] or {"kind": "cpu", "count": 0, "names": []}),
-            threads=dict(known["threads"] or {}), env_vars=dict(known["env_vars"] or {}),
+            threads=known["threads"] if known["threads"] is not None else {}, env_vars=dict(known["env_vars"] or {}),
             benchmark_index=float(known["benchmark_index"] or 0.0),
             noisy=bool(known["noisy"]), warnings=list(known["warnings"] or []),
             extra={k: v for k, v in data.items() if k not in cls._KNOWN},

@@ -32,6 +32,7 @@ class JaxBackend:
 
     name = "jax"
     usual_train_compiled = True
+    on_accelerator: bool
     autodiff_method = "jax.grad, jax.grad(jax.grad)"
 
     def __init__(self, threads: int | None = None) -> None:

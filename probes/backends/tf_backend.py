@@ -36,6 +36,7 @@ class TensorFlowBackend:
 
     name = "tensorflow"
     usual_train_compiled = True
+    on_accelerator: bool
     autodiff_method = "tf.GradientTape"
 
     def __init__(self, threads: int | None = None) -> None:

@@ -29,6 +29,7 @@ class TorchBackend:
 
     name = "pytorch"
     usual_train_compiled = False
+    on_accelerator: bool
     autodiff_method = "torch.autograd.grad"
 
     def __init__(self, threads: int | None = None) -> None:

@@ -20,6 +20,7 @@ from probes.records import ProbeRecord
 from probes.run import cache
 
 COMPILE_MARKER = "torch-compile-warm.json"
+WORKLOAD_MARKER = "torch-compile-workloads.json"
 SKIP_REASON = ("torch.compile's compile cache is cold, and a first compile on CPU can take "
                "minutes; run `advisor probe --level full` once to measure it (that also warms "
                "the cache, so later standard runs include it)")
@@ -70,5 +71,40 @@ def remember(record: ProbeRecord | None, inductor_dir: str | None) -> None:
         cache.ensure_dir(marker.parent)
         tmp = marker.with_name(f".{marker.name}.tmp")
         tmp.write_text(text, encoding="utf-8")
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, marker)
+
+
+def workload_key(hints: dict[str, object]) -> str:
+    """What the workload probe compiles: torch version, family, dtype, batch."""
+    return "/".join(str(v) for v in (framework_version("pytorch"), hints.get("model_family"),
+                                     hints.get("dtype"), hints.get("batch_size")))
+
+
+def workload_compiles(level: str, hints: dict[str, object]) -> bool:
+    """Compile the workload with torch.compile? Always at full; at standard once warm."""
+    if level == "full" or os.environ.get("TORCHINDUCTOR_CACHE_DIR"):
+        return True
+    return workload_key(hints) in _warm_workloads()
+
+
+def _warm_workloads() -> list[str]:
+    try:
+        data = json.loads((cache.cache_dir() / WORKLOAD_MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [str(k) for k in data] if isinstance(data, list) else []
+
+
+def remember_workload(record: ProbeRecord | None, hints: dict[str, object]) -> None:
+    """After a compiled torch workload succeeded, later standard runs may compile it too."""
+    if record is None or not record.ok or not record.params.get("compiled"):
+        return
+    keys = sorted({*_warm_workloads(), workload_key(hints)})
+    marker = cache.cache_dir() / WORKLOAD_MARKER
+    with contextlib.suppress(OSError):
+        cache.ensure_dir(marker.parent)
+        tmp = marker.with_name(f".{marker.name}.tmp")
+        tmp.write_text(json.dumps(keys), encoding="utf-8")
         os.chmod(tmp, 0o600)
         os.replace(tmp, marker)

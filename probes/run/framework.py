@@ -71,6 +71,8 @@ def run_framework(job: Job) -> Outcome:
             outcome.live, outcome.kernels = live, kernels
     if fw == "pytorch" and job.level == "full":
         compile_cache.remember(results.get("jit"), options.get("inductor_dir"))
+    if fw == "pytorch":
+        compile_cache.remember_workload(results.get("workload"), job.hints)
     outcome.records = [results[p] for p in planned if p in results]
     return outcome
 
@@ -166,6 +168,11 @@ def _options(job: Job, planned: list[str]
         if inductor_dir is not None:
             extra["TORCHINDUCTOR_CACHE_DIR"] = str(inductor_dir)
             options["inductor_dir"] = str(inductor_dir)
+        options["workload_compile"] = compile_cache.workload_compiles(job.level, job.hints)
+        options["workload_skip_reason"] = (
+            "torch.compile's cache is cold for this workload: measured eager this time (a first "
+            "compile on CPU takes minutes); `advisor probe --level full` compiles it and warms "
+            "the cache, so later standard runs compile it too")
         if mode == "skip" and "jit" in planned:
             pre["jit"] = settled("jit", job.framework, "skipped", compile_cache.SKIP_REASON,
                                  params={"compile_cache": "cold"})

@@ -104,10 +104,11 @@ def run_rounds(workers: dict[str, LiveWorker], kernels: dict[str, list[str]], le
 def _judge(log: RoundLog, plan: ThreadPlan, baseline: float) -> None:
     """Was the machine too busy during the rounds to compare fairly? Fill ``log.reasons``."""
     others = log.other_busy_cpus
-    if others is not None and others >= BUSY_CPU and plan.threads + others > plan.available + 0.5:
+    capacity = len(plan.cpus) if plan.cpus else plan.available
+    if others is not None and others >= BUSY_CPU and plan.threads + others > capacity + 0.5:
         log.reasons.append(
-            f"other processes used {others:.1f} of {plan.available} CPUs during the comparison "
-            f"rounds while each framework ran {plan.threads} thread(s)")
+            f"other processes used {others:.1f} of the {capacity} CPU(s) the workers ran on "
+            f"during the comparison rounds, while each framework ran {plan.threads} thread(s)")
     if log.calibration and baseline > 0:
         during = statistics.median(log.calibration)
         if during < (1.0 - CALIBRATION_SLOWDOWN) * baseline:

@@ -42,9 +42,13 @@ def run(b: Backend, ctx: Context) -> dict[str, Any]:
     x, y = b.put(xb, dtype), b.labels(yb)
     loss = models.loss(b, model)
     initial_loss = float(b.numpy(loss(weights, x, y)))
+    compiled = bool(ctx.options.get("workload_compile", True))
+    if not compiled:
+        note = str(ctx.options.get("workload_skip_reason") or "not compiled")
     step, compile_s, compiler = b.train_step(loss, weights, x, y, models.LEARNING_RATE,
-                                             compiled=True)
-    rec.put("compile_s", single(compile_s or 0.0, "s"))
+                                             compiled=compiled)
+    if compile_s is not None:
+        rec.put("compile_s", single(compile_s, "s"))
     t = measure(step, b.sync, ctx.budget)
     ctx.kernels["workload"] = Kernel(step, b.sync, t.block)
     flops = W.train_flops(model, size)
@@ -64,7 +68,7 @@ def run(b: Backend, ctx: Context) -> dict[str, Any]:
                                                           model.params),
                       flops_per_step=flops, flops_method="analytic: 3 x forward matmul/conv "
                       "FLOPs (backward = 2 x forward); elementwise work not counted",
-                      compiler=compiler, peak_matmul_n=n, memory_measure=memory_kind,
+                      compiler=compiler, compiled=compiled, peak_matmul_n=n, memory_measure=memory_kind,
                       blocks=rec.blocks, note=note, **precision)
     rtol = 1e-3 if dtype == "float32" else 3e-2
     check = {"name": f"{model.family} workload: initial loss and FLOPs per step",
