@@ -11,26 +11,9 @@ probe, written once) and ``backends/`` (each framework's operations).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from probes.api import run_probes
 
 PROBE_VERSION = "2"
 """Kept for compatibility; the cache key also holds ``catalog.fingerprint()``."""
 
 __all__ = ["PROBE_VERSION", "run_probes"]
-
-
-def run_probes(
-    level: str,
-    *,
-    refresh: bool = False,
-    workload: Mapping[str, Any] | None = None,
-    progress: Callable[[str], None] | None = None,
-    frameworks: Iterable[str] | None = None,
-    python: Iterable[str] | str | None = None,
-) -> dict[str, Any]:
-    """Run the probes of ``level`` (quick, standard or full) and return a JSON-ready dict."""
-    from probes.api import run_probes as run
-
-    return run(level, refresh=refresh, workload=workload, progress=progress,
-               frameworks=frameworks, python=python)

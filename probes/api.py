@@ -12,8 +12,16 @@ from typing import Any
 from probes.env.interpreter import InterpreterError
 from probes.records import Comparison, Environment, Metric, ProbeRecord, ProbeRun
 
-__all__ = ["Comparison", "Environment", "InterpreterError", "Metric", "ProbeRecord", "ProbeRun",
-           "run_probes", "run_probes_typed"]
+__all__ = [
+    "Comparison",
+    "Environment",
+    "InterpreterError",
+    "Metric",
+    "ProbeRecord",
+    "ProbeRun",
+    "run_probes",
+    "run_probes_typed",
+]
 
 
 def run_probes(
@@ -33,8 +41,14 @@ def run_probes(
     """
     from probes.run.orchestrate import run
 
-    return run(level, refresh=refresh, workload=workload, progress=progress,
-               frameworks=frameworks, python=python)
+    return run(
+        level,
+        refresh=refresh,
+        workload=workload,
+        progress=progress,
+        frameworks=frameworks,
+        python=python,
+    )
 
 
 def run_probes_typed(level: str, **kwargs: Any) -> ProbeRun:

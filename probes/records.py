@@ -26,13 +26,20 @@ class Metric:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Metric:
-        return cls(float(data["median"]), float(data.get("iqr") or 0.0), int(data.get("n") or 1),
-                   str(data.get("unit") or ""))
+        return cls(
+            float(data["median"]),
+            float(data.get("iqr") or 0.0),
+            int(data.get("n") or 1),
+            str(data.get("unit") or ""),
+        )
 
     @staticmethod
     def valid(data: Any) -> bool:
-        return isinstance(data, dict) and isinstance(data.get("median"), (int, float)) and not (
-            isinstance(data.get("median"), bool))
+        return (
+            isinstance(data, dict)
+            and isinstance(data.get("median"), (int, float))
+            and not (isinstance(data.get("median"), bool))
+        )
 
 
 @dataclass
@@ -61,9 +68,14 @@ class ProbeRecord:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "id": self.id, "framework": self.framework, "status": self.status,
-            "reason": self.reason, "metrics": {k: m.to_json() for k, m in self.metrics.items()},
-            "params": self.params, "noisy": bool(self.noisy), "seconds": round(self.seconds, 3),
+            "id": self.id,
+            "framework": self.framework,
+            "status": self.status,
+            "reason": self.reason,
+            "metrics": {k: m.to_json() for k, m in self.metrics.items()},
+            "params": self.params,
+            "noisy": bool(self.noisy),
+            "seconds": round(self.seconds, 3),
         }
         if self.check is not None:
             data["check"] = self.check
@@ -75,17 +87,19 @@ class ProbeRecord:
     def from_json(cls, data: dict[str, Any]) -> ProbeRecord:
         """Read a record (a child's result or a cached one); bad parts are dropped, not raised."""
         status = data.get("status")
-        raw = data.get("metrics") if isinstance(data.get("metrics"), dict) else {}
+        raw: dict[str, Any] = data["metrics"] if isinstance(data.get("metrics"), dict) else {}
         params = data.get("params")
         check = data.get("check")
         noisy_metrics = data.get("noisy_metrics")
         return cls(
-            id=str(data.get("id")), framework=str(data.get("framework")),
+            id=str(data.get("id")),
+            framework=str(data.get("framework")),
             status=status if status in STATUSES else "failed",
             reason=None if data.get("reason") is None else str(data.get("reason")),
             metrics={str(k): Metric.from_json(m) for k, m in raw.items() if Metric.valid(m)},
             params=params if isinstance(params, dict) else {},
-            noisy=bool(data.get("noisy")), seconds=float(data.get("seconds") or 0.0),
+            noisy=bool(data.get("noisy")),
+            seconds=float(data.get("seconds") or 0.0),
             check=check if isinstance(check, dict) else None,
             noisy_metrics=list(noisy_metrics) if isinstance(noisy_metrics, list) else None,
         )
@@ -122,14 +136,22 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "probe": self.probe, "metric": self.metric, "unit": self.unit,
-            "numerator": self.numerator, "denominator": self.denominator,
+            "probe": self.probe,
+            "metric": self.metric,
+            "unit": self.unit,
+            "numerator": self.numerator,
+            "denominator": self.denominator,
             "ratio": self.ratio,
             "interval": list(self.interval) if self.interval is not None else None,
-            "confidence": self.confidence, "rounds": self.rounds,
-            "round_ratios": self.round_ratios, "sign_agreement": self.sign_agreement,
-            "threshold": self.threshold, "significant": self.significant,
-            "distorted": self.distorted, "reason": self.reason, "verdict": self.verdict,
+            "confidence": self.confidence,
+            "rounds": self.rounds,
+            "round_ratios": self.round_ratios,
+            "sign_agreement": self.sign_agreement,
+            "threshold": self.threshold,
+            "significant": self.significant,
+            "distorted": self.distorted,
+            "reason": self.reason,
+            "verdict": self.verdict,
             "threads": self.threads,
         }
 
@@ -137,16 +159,22 @@ class Comparison:
     def from_json(cls, data: dict[str, Any]) -> Comparison:
         interval = data.get("interval")
         return cls(
-            probe=str(data["probe"]), metric=str(data["metric"]), unit=str(data.get("unit", "")),
-            numerator=str(data["numerator"]), denominator=str(data["denominator"]),
+            probe=str(data["probe"]),
+            metric=str(data["metric"]),
+            unit=str(data.get("unit", "")),
+            numerator=str(data["numerator"]),
+            denominator=str(data["denominator"]),
             ratio=data.get("ratio"),
             interval=(float(interval[0]), float(interval[1])) if interval else None,
-            confidence=float(data.get("confidence", 0.95)), rounds=int(data.get("rounds", 0)),
+            confidence=float(data.get("confidence", 0.95)),
+            rounds=int(data.get("rounds", 0)),
             round_ratios=[float(v) for v in data.get("round_ratios") or []],
             sign_agreement=data.get("sign_agreement"),
             threshold=float(data.get("threshold", 0.1)),
-            significant=bool(data.get("significant")), distorted=bool(data.get("distorted")),
-            reason=data.get("reason"), verdict=str(data.get("verdict", "")),
+            significant=bool(data.get("significant")),
+            distorted=bool(data.get("distorted")),
+            reason=data.get("reason"),
+            verdict=str(data.get("verdict", "")),
             threads=data.get("threads"),
         )
 
@@ -168,8 +196,19 @@ class Environment:
     warnings: list[str]
     extra: dict[str, Any] = field(default_factory=dict)
 
-    _KNOWN = ("os", "python", "cpu", "memory_gb", "frameworks", "accelerator", "threads",
-              "env_vars", "benchmark_index", "noisy", "warnings")
+    _KNOWN = (
+        "os",
+        "python",
+        "cpu",
+        "memory_gb",
+        "frameworks",
+        "accelerator",
+        "threads",
+        "env_vars",
+        "benchmark_index",
+        "noisy",
+        "warnings",
+    )
 
     def to_json(self) -> dict[str, Any]:
         data = {k: getattr(self, k) for k in self._KNOWN}
@@ -180,13 +219,17 @@ class Environment:
     def from_json(cls, data: dict[str, Any]) -> Environment:
         known = {k: data.get(k) for k in cls._KNOWN}
         return cls(
-            os=str(known["os"] or ""), python=str(known["python"] or ""),
-            cpu=dict(known["cpu"] or {}), memory_gb=known["memory_gb"],
+            os=str(known["os"] or ""),
+            python=str(known["python"] or ""),
+            cpu=dict(known["cpu"] or {}),
+            memory_gb=known["memory_gb"],
             frameworks=dict(known["frameworks"] or {}),
             accelerator=dict(known["accelerator"] or {"kind": "cpu", "count": 0, "names": []}),
-            threads=known["threads"] if known["threads"] is not None else {}, env_vars=dict(known["env_vars"] or {}),
+            threads=known["threads"] if known["threads"] is not None else {},
+            env_vars=dict(known["env_vars"] or {}),
             benchmark_index=float(known["benchmark_index"] or 0.0),
-            noisy=bool(known["noisy"]), warnings=list(known["warnings"] or []),
+            noisy=bool(known["noisy"]),
+            warnings=list(known["warnings"] or []),
             extra={k: v for k, v in data.items() if k not in cls._KNOWN},
         )
 
@@ -205,7 +248,8 @@ class ProbeRun:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "level": self.level, "frameworks": self.frameworks,
+            "level": self.level,
+            "frameworks": self.frameworks,
             "probes": [p.to_json() for p in self.probes],
             "environment": self.environment.to_json(),
             "comparisons": [c.to_json() for c in self.comparisons],
@@ -218,16 +262,24 @@ class ProbeRun:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ProbeRun:
         return cls(
-            level=str(data.get("level", "")), frameworks=list(data.get("frameworks") or []),
+            level=str(data.get("level", "")),
+            frameworks=list(data.get("frameworks") or []),
             probes=[ProbeRecord.from_json(p) for p in data.get("probes") or []],
             environment=Environment.from_json(data.get("environment") or {}),
             comparisons=[Comparison.from_json(c) for c in data.get("comparisons") or []],
-            wall_seconds=data.get("wall_seconds"), cache=dict(data.get("cache") or {}),
+            wall_seconds=data.get("wall_seconds"),
+            cache=dict(data.get("cache") or {}),
         )
 
     def record(self, probe: str, framework: str) -> ProbeRecord | None:
         return next((p for p in self.probes if p.id == probe and p.framework == framework), None)
 
     def comparison(self, probe: str, numerator: str, denominator: str) -> Comparison | None:
-        return next((c for c in self.comparisons if c.probe == probe
-                     and c.numerator == numerator and c.denominator == denominator), None)
+        return next(
+            (
+                c
+                for c in self.comparisons
+                if c.probe == probe and c.numerator == numerator and c.denominator == denominator
+            ),
+            None,
+        )

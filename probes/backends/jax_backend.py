@@ -13,6 +13,7 @@ import numpy as np
 
 from probes.suite.common import cpu_threads_available, max_rss_bytes
 
+_CONFIG: Any = jax.config  # its flags are dynamic attributes
 DTYPES = {"float32": jnp.float32, "bfloat16": jnp.bfloat16, "float16": jnp.float16}
 
 
@@ -41,21 +42,32 @@ class JaxBackend:
         self._mm = jax.jit(jnp.matmul)
 
     def environment(self) -> dict[str, Any]:
-        devices = [{"kind": device_kind(d), "name": str(getattr(d, "device_kind", d.platform)),
-                    "platform": d.platform, "index": int(d.id)} for d in jax.devices()]
+        devices = [
+            {
+                "kind": device_kind(d),
+                "name": str(getattr(d, "device_kind", d.platform)),
+                "platform": d.platform,
+                "index": int(d.id),
+            }
+            for d in jax.devices()
+        ]
         return {
             "version": jax.__version__,
             "devices": devices,
-            "build": {"backend": jax.default_backend(), "x64": bool(jax.config.jax_enable_x64),
-                      "jaxlib": getattr(getattr(jax, "lib", None), "__version__", None)},
-            "threads": {"xla_cpu": cpu_threads_available(),
-                        "xla_flags": os.environ.get("XLA_FLAGS", "")},
+            "build": {
+                "backend": jax.default_backend(),
+                "x64": bool(_CONFIG.jax_enable_x64),
+                "jaxlib": getattr(getattr(jax, "lib", None), "__version__", None),
+            },
+            "threads": {
+                "xla_cpu": cpu_threads_available(),
+                "xla_flags": os.environ.get("XLA_FLAGS", ""),
+            },
         }
 
     def params(self, **extra: Any) -> dict[str, Any]:
         threads = cpu_threads_available() if not self.on_accelerator else None
-        return {"device": f"{self.device.platform}:{self.device.id}", "threads": threads,
-                **extra}
+        return {"device": f"{self.device.platform}:{self.device.id}", "threads": threads, **extra}
 
     def put(self, a: np.ndarray, dtype: str = "float32") -> jax.Array:
         return jax.device_put(jnp.asarray(a, dtype=DTYPES[dtype]), self.device)
@@ -73,11 +85,15 @@ class JaxBackend:
     def matmul(self) -> tuple[Callable[..., Any], str, dict[str, Any]]:
         # On NVIDIA GPUs JAX's default float32 matmul may use TF32; the cross-framework
         # check then shows how far its results drift.
-        return self._mm, "jax.jit(jnp.matmul), block_until_ready", {
-            "default_matmul_precision": str(jax.config.jax_default_matmul_precision)}
+        return (
+            self._mm,
+            "jax.jit(jnp.matmul), block_until_ready",
+            {"default_matmul_precision": str(_CONFIG.jax_default_matmul_precision)},
+        )
 
-    def compile(self, fn: Callable[..., Any], *example: Any
-                ) -> tuple[Callable[..., Any], float | None, str]:
+    def compile(
+        self, fn: Callable[..., Any], *example: Any
+    ) -> tuple[Callable[..., Any], float | None, str]:
         start = time.perf_counter()
         compiled = jax.jit(fn).lower(*example).compile()  # ahead of time: compile time alone
         return compiled, time.perf_counter() - start, "jax.jit (XLA), lower().compile()"
@@ -86,13 +102,15 @@ class JaxBackend:
         x = jnp.float32(x0)
         return float(jax.grad(f)(x)), float(jax.grad(jax.grad(f))(x))
 
-    def grad(self, loss: Callable[..., Any], params: list[Any], *args: Any
-             ) -> tuple[Callable[[], Sequence[Any]], str]:
+    def grad(
+        self, loss: Callable[..., Any], params: list[Any], *args: Any
+    ) -> tuple[Callable[[], Sequence[Any]], str]:
         fn = jax.jit(jax.grad(loss))
         return (lambda: fn(params, *args)), "jax.jit(jax.grad)"
 
-    def per_example_grads(self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any
-                          ) -> tuple[Callable[[], Any], Callable[[], list[Any]], str]:
+    def per_example_grads(
+        self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any
+    ) -> tuple[Callable[[], Any], Callable[[], list[Any]], str]:
         one = jax.jit(jax.grad(loss))
         per_example = jax.jit(jax.vmap(jax.grad(loss), in_axes=(None, 0, 0)))
         xs, ys = [x[i] for i in range(x.shape[0])], [y[i] for i in range(y.shape[0])]
@@ -100,11 +118,15 @@ class JaxBackend:
         def loop() -> list[Any]:
             return [one(params, xi, yi) for xi, yi in zip(xs, ys, strict=True)]
 
-        return (lambda: per_example(params, x, y)), loop, (
-            "jax.jit(jax.vmap(jax.grad)) vs a Python loop of jax.jit(jax.grad)")
+        return (
+            (lambda: per_example(params, x, y)),
+            loop,
+            ("jax.jit(jax.vmap(jax.grad)) vs a Python loop of jax.jit(jax.grad)"),
+        )
 
-    def train_step(self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any,
-                   lr: float, compiled: bool) -> tuple[Callable[[], Any], float | None, str]:
+    def train_step(
+        self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any, lr: float, compiled: bool
+    ) -> tuple[Callable[[], Any], float | None, str]:
         step_fn = make_step(loss, lr)
         start = time.perf_counter()
         step = jax.jit(step_fn).lower(params, x, y).compile() if compiled else step_fn
@@ -148,8 +170,9 @@ class JaxBackend:
         return jax.nn.softmax(x, axis=-1)
 
     def conv2d(self, x: Any, w: Any, b: Any, stride: int) -> Any:
-        out = jax.lax.conv_general_dilated(x, w, (stride, stride), [(1, 1), (1, 1)],
-                                           dimension_numbers=("NCHW", "OIHW", "NCHW"))
+        out = jax.lax.conv_general_dilated(
+            x, w, (stride, stride), [(1, 1), (1, 1)], dimension_numbers=("NCHW", "OIHW", "NCHW")
+        )
         return out + b[None, :, None, None]
 
     def mean(self, x: Any, axes: tuple[int, ...]) -> Any:

@@ -21,9 +21,9 @@ import sys
 from typing import Any
 
 from probes.catalog import LEVELS, Budget, budget
-from probes.measure.stats import exact, metric, ratio
-from probes.measure.timing import measure, samples_noisy
+from probes.measure.timing import measure
 from probes.suite.common import Context, cpu_threads_available, ok, skipped
+from probes.suite.scale import scaling_metrics
 
 DEFAULT_BATCH = 64
 
@@ -84,8 +84,13 @@ def measure_scale(plan: Budget, batch: int) -> dict[str, Any]:
 
     pn = [place(w, replicated) for w in weights]
     xs, ys = place(xg, split), place(yg, split)
-    sharded = jax.jit(step, in_shardings=(replicated, split, split),
-                      out_shardings=(replicated, replicated)).lower(pn, xs, ys).compile()
+    sharded = (
+        jax.jit(
+            step, in_shardings=(replicated, split, split), out_shardings=(replicated, replicated)
+        )
+        .lower(pn, xs, ys)
+        .compile()
+    )
     staten = [pn]
 
     def calln() -> Any:
@@ -98,8 +103,9 @@ def measure_scale(plan: Budget, batch: int) -> dict[str, Any]:
         per_step = max(t1.median, 1e-6)
         count = max(1, math.ceil(2e-2 / per_step))
         reps = max(plan.min_reps, min(200, math.ceil(plan.min_time / (count * per_step))))
-        count, reps = (int(v) for v in multihost_utils.broadcast_one_to_all(
-            np.array([count, reps])))
+        count, reps = (
+            int(v) for v in multihost_utils.broadcast_one_to_all(np.array([count, reps]))
+        )
         for _ in range(3):
             jax.block_until_ready(calln())
         tn_samples = []
@@ -113,34 +119,30 @@ def measure_scale(plan: Budget, batch: int) -> dict[str, Any]:
     else:
         tn_samples = measure(calln, jax.block_until_ready, plan).per_call
     loss = float(jnp.asarray(calln()).astype(jnp.float32))
-    step_1 = metric([t * 1e3 for t in t1.per_call], "ms")
-    step_n = metric([t * 1e3 for t in tn_samples], "ms")
-    metrics = {
-        "efficiency": ratio(step_1, step_n, "ratio"),
-        "devices": exact(n, "devices"),
-        "step_ms_1": step_1,
-        "step_ms_n": step_n,
-        "examples_per_s_n": metric([n * batch / t for t in tn_samples], "examples/s"),
-    }
-    noisy = [name for name, s in (("step_ms_1", t1.per_call), ("step_ms_n", tn_samples))
-             if samples_noisy(s)]
+    metrics, noisy = scaling_metrics(t1.per_call, tn_samples, n, batch)
     platform = devices[0].platform
     params: dict[str, Any] = {
         "engine": "jax.jit with NamedSharding over a Mesh('data')",
-        "device": platform, "devices": n, "processes": jax.process_count(),
-        "model": "MLP 784-512-512-10, SGD", "dtype": "float32",
-        "per_device_batch": batch, "global_batch": batch * n,
+        "device": platform,
+        "devices": n,
+        "processes": jax.process_count(),
+        "model": "MLP 784-512-512-10, SGD",
+        "dtype": "float32",
+        "per_device_batch": batch,
+        "global_batch": batch * n,
         "threads": cpu_threads_available() if platform == "cpu" else None,
         "xla_flags": os.environ.get("XLA_FLAGS", ""),
         "efficiency": "weak scaling: step time on one device alone / step time with all "
-                      "devices (same per-device batch)",
+        "devices (same per-device batch)",
         "final_loss": loss,
     }
     if platform == "cpu":
-        params["note"] = ("CPU: the devices are host devices "
-                          "(--xla_force_host_platform_device_count) sharing the same cores; "
-                          "the figure shows the cost of sharding on this CPU, not the gain of "
-                          "real accelerators")
+        params["note"] = (
+            "CPU: the devices are host devices "
+            "(--xla_force_host_platform_device_count) sharing the same cores; "
+            "the figure shows the cost of sharding on this CPU, not the gain of "
+            "real accelerators"
+        )
     return {"metrics": metrics, "params": params, "noisy_metrics": noisy}
 
 
@@ -150,22 +152,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--coordinator", help="HOST:PORT of process 0 (multi-host)")
     parser.add_argument("--num-processes", type=int)
     parser.add_argument("--process-id", type=int)
-    parser.add_argument("--auto", action="store_true",
-                        help="jax.distributed.initialize() with no arguments (TPU pods, SLURM)")
-    parser.add_argument("--cpu-devices", type=int, default=0,
-                        help="on a CPU host, split it into this many host devices")
+    parser.add_argument(
+        "--auto",
+        action="store_true",
+        help="jax.distributed.initialize() with no arguments (TPU pods, SLURM)",
+    )
+    parser.add_argument(
+        "--cpu-devices",
+        type=int,
+        default=0,
+        help="on a CPU host, split it into this many host devices",
+    )
     parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, help="per-device batch")
     parser.add_argument("--level", default="full", choices=LEVELS)
     args = parser.parse_args(argv)
     if args.cpu_devices:
         flags = os.environ.get("XLA_FLAGS", "")
         os.environ["XLA_FLAGS"] = (
-            f"{flags} --xla_force_host_platform_device_count={args.cpu_devices}".strip())
+            f"{flags} --xla_force_host_platform_device_count={args.cpu_devices}".strip()
+        )
     import jax
 
     if args.coordinator:
-        jax.distributed.initialize(coordinator_address=args.coordinator,
-                                   num_processes=args.num_processes, process_id=args.process_id)
+        jax.distributed.initialize(
+            coordinator_address=args.coordinator,
+            num_processes=args.num_processes,
+            process_id=args.process_id,
+        )
     elif args.auto:
         jax.distributed.initialize()
     result = measure_scale(budget(args.level), args.batch)

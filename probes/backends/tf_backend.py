@@ -62,8 +62,10 @@ class TensorFlowBackend:
             "version": tf.__version__,
             "devices": devices,
             "build": {"cuda": build.get("cuda_version"), "rocm": build.get("is_rocm_build", False)},
-            "threads": {"intra_op": self._threads(),
-                        "inter_op": tf.config.threading.get_inter_op_parallelism_threads()},
+            "threads": {
+                "intra_op": self._threads(),
+                "inter_op": tf.config.threading.get_inter_op_parallelism_threads(),
+            },
         }
 
     def _threads(self) -> int:
@@ -96,12 +98,19 @@ class TensorFlowBackend:
 
     # -- compute ---------------------------------------------------------------------------
     def matmul(self) -> tuple[Callable[..., Any], str, dict[str, Any]]:
-        return tf.linalg.matmul, "tf.linalg.matmul (eager)", {
-            "tf32": tf.config.experimental.tensor_float_32_execution_enabled()
-            if self.on_accelerator else None}
+        return (
+            tf.linalg.matmul,
+            "tf.linalg.matmul (eager)",
+            {
+                "tf32": tf.config.experimental.tensor_float_32_execution_enabled()
+                if self.on_accelerator
+                else None
+            },
+        )
 
-    def compile(self, fn: Callable[..., Any], *example: Any
-                ) -> tuple[Callable[..., Any], float | None, str]:
+    def compile(
+        self, fn: Callable[..., Any], *example: Any
+    ) -> tuple[Callable[..., Any], float | None, str]:
         return tf.function(fn, jit_compile=True), None, "tf.function(jit_compile=True) (XLA)"
 
     def derivatives(self, f: Callable[[Any], Any], x0: float) -> tuple[float, float]:
@@ -113,8 +122,9 @@ class TensorFlowBackend:
         second = outer.gradient(first, x)
         return float(first.numpy()), float(second.numpy())
 
-    def grad(self, loss: Callable[..., Any], params: list[Any], *args: Any
-             ) -> tuple[Callable[[], Sequence[Any]], str]:
+    def grad(
+        self, loss: Callable[..., Any], params: list[Any], *args: Any
+    ) -> tuple[Callable[[], Sequence[Any]], str]:
         with tf.device(self.device):
             weights = [tf.Variable(p) for p in params]
 
@@ -126,12 +136,14 @@ class TensorFlowBackend:
 
         return call, "tf.function(GradientTape), no XLA"
 
-    def per_example_grads(self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any
-                          ) -> tuple[Callable[[], Any], Callable[[], list[Any]], str]:
+    def per_example_grads(
+        self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any
+    ) -> tuple[Callable[[], Any], Callable[[], list[Any]], str]:
         raise NotImplementedError("the vmap probe does not run on TensorFlow")
 
-    def train_step(self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any,
-                   lr: float, compiled: bool) -> tuple[Callable[[], Any], float | None, str]:
+    def train_step(
+        self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any, lr: float, compiled: bool
+    ) -> tuple[Callable[[], Any], float | None, str]:
         with tf.device(self.device):
             weights = [tf.Variable(p) for p in params]
 
@@ -179,8 +191,12 @@ class TensorFlowBackend:
     def conv2d(self, x: Any, w: Any, b: Any, stride: int) -> Any:
         # CPU kernels need NHWC: convert, convolve with explicit symmetric padding, convert back.
         nhwc = tf.transpose(x, (0, 2, 3, 1))
-        out = tf.nn.conv2d(nhwc, tf.transpose(w, (2, 3, 1, 0)), strides=stride,
-                           padding=[[0, 0], [1, 1], [1, 1], [0, 0]])
+        out = tf.nn.conv2d(
+            nhwc,
+            tf.transpose(w, (2, 3, 1, 0)),
+            strides=stride,
+            padding=[[0, 0], [1, 1], [1, 1], [0, 0]],
+        )
         return tf.transpose(out + b, (0, 3, 1, 2))
 
     def mean(self, x: Any, axes: tuple[int, ...]) -> Any:

@@ -46,8 +46,10 @@ class TorchBackend:
 
     def environment(self) -> dict[str, Any]:
         if torch.cuda.is_available():
-            devices = [{"kind": self.kind(), "name": torch.cuda.get_device_name(i), "index": i}
-                       for i in range(torch.cuda.device_count())]
+            devices = [
+                {"kind": self.kind(), "name": torch.cuda.get_device_name(i), "index": i}
+                for i in range(torch.cuda.device_count())
+            ]
         elif self.device.type == "mps":
             devices = [{"kind": "apple_silicon", "name": "mps", "index": 0}]
         else:
@@ -56,12 +58,17 @@ class TorchBackend:
         return {
             "version": torch.__version__,
             "devices": devices,
-            "build": {"cuda": torch.version.cuda, "hip": getattr(torch.version, "hip", None),
-                      "cpu_capability": cpu.get_cpu_capability() if cpu else None,
-                      "mkldnn": torch.backends.mkldnn.is_available(),
-                      "openmp": torch.backends.openmp.is_available()},
-            "threads": {"intra_op": torch.get_num_threads(),
-                        "inter_op": torch.get_num_interop_threads()},
+            "build": {
+                "cuda": torch.version.cuda,
+                "hip": getattr(torch.version, "hip", None),
+                "cpu_capability": cpu.get_cpu_capability() if cpu else None,
+                "mkldnn": torch.backends.mkldnn.is_available(),
+                "openmp": torch.backends.openmp.is_available(),
+            },
+            "threads": {
+                "intra_op": torch.get_num_threads(),
+                "inter_op": torch.get_num_interop_threads(),
+            },
         }
 
     def params(self, **extra: Any) -> dict[str, Any]:
@@ -87,12 +94,18 @@ class TorchBackend:
     # -- compute ---------------------------------------------------------------------------
     def matmul(self) -> tuple[Callable[..., Any], str, dict[str, Any]]:
         cuda = self.device.type == "cuda"
-        return torch.matmul, "torch.matmul (eager)", {
-            "float32_matmul_precision": torch.get_float32_matmul_precision(),
-            "cuda_allow_tf32": torch.backends.cuda.matmul.allow_tf32 if cuda else None}
+        return (
+            torch.matmul,
+            "torch.matmul (eager)",
+            {
+                "float32_matmul_precision": torch.get_float32_matmul_precision(),
+                "cuda_allow_tf32": torch.backends.cuda.matmul.allow_tf32 if cuda else None,
+            },
+        )
 
-    def compile(self, fn: Callable[..., Any], *example: Any
-                ) -> tuple[Callable[..., Any], float | None, str]:
+    def compile(
+        self, fn: Callable[..., Any], *example: Any
+    ) -> tuple[Callable[..., Any], float | None, str]:
         torch._dynamo.reset()
         return torch.compile(fn), None, "torch.compile (inductor)"
 
@@ -102,13 +115,15 @@ class TorchBackend:
         (second,) = torch.autograd.grad(first, x)
         return first.item(), second.item()
 
-    def grad(self, loss: Callable[..., Any], params: list[Any], *args: Any
-             ) -> tuple[Callable[[], Sequence[Any]], str]:
+    def grad(
+        self, loss: Callable[..., Any], params: list[Any], *args: Any
+    ) -> tuple[Callable[[], Sequence[Any]], str]:
         weights = [p.requires_grad_(True) for p in params]
         return (lambda: torch.autograd.grad(loss(weights, *args), weights)), "eager autograd"
 
-    def per_example_grads(self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any
-                          ) -> tuple[Callable[[], Any], Callable[[], list[Any]], str]:
+    def per_example_grads(
+        self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any
+    ) -> tuple[Callable[[], Any], Callable[[], list[Any]], str]:
         from torch.func import grad, vmap
 
         per_example = vmap(grad(loss), in_dims=(None, 0, 0))
@@ -118,11 +133,15 @@ class TorchBackend:
         def loop() -> list[Any]:
             return [one(params, xi, yi) for xi, yi in zip(xs, ys, strict=True)]
 
-        return (lambda: per_example(params, x, y)), loop, (
-            "torch.func.vmap(torch.func.grad) vs a Python loop of torch.func.grad")
+        return (
+            (lambda: per_example(params, x, y)),
+            loop,
+            ("torch.func.vmap(torch.func.grad) vs a Python loop of torch.func.grad"),
+        )
 
-    def train_step(self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any,
-                   lr: float, compiled: bool) -> tuple[Callable[[], Any], float | None, str]:
+    def train_step(
+        self, loss: Callable[..., Any], params: list[Any], x: Any, y: Any, lr: float, compiled: bool
+    ) -> tuple[Callable[[], Any], float | None, str]:
         weights = [p.requires_grad_(True) for p in params]
 
         def step() -> Any:
@@ -144,7 +163,8 @@ class TorchBackend:
     def peak_memory(self) -> tuple[float | None, str]:
         if self.device.type == "cuda":
             return float(torch.cuda.max_memory_allocated(self.device)), (
-                "torch.cuda.max_memory_allocated")
+                "torch.cuda.max_memory_allocated"
+            )
         return max_rss_bytes(), "peak resident set of the worker process"
 
     def scale(self, ctx: Any) -> dict[str, Any]:

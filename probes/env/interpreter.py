@@ -41,9 +41,14 @@ class Interpreter:
     package_root: str | None = field(default=None, repr=False)  # the probes copy (foreign)
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "version": self.version,
-                "implementation": self.implementation, "numpy": self.numpy,
-                "frameworks": self.frameworks, "own": self.own}
+        return {
+            "path": self.path,
+            "version": self.version,
+            "implementation": self.implementation,
+            "numpy": self.numpy,
+            "frameworks": self.frameworks,
+            "own": self.own,
+        }
 
     def has(self, framework: str) -> bool:
         return self.frameworks.get(framework) is not None
@@ -61,8 +66,13 @@ def current() -> Interpreter:
             numpy = importlib.metadata.version("numpy")
         except importlib.metadata.PackageNotFoundError:
             numpy = "unknown"
-    return Interpreter(sys.executable, platform.python_version(),
-                       platform.python_implementation(), numpy, installed_versions())
+    return Interpreter(
+        sys.executable,
+        platform.python_version(),
+        platform.python_implementation(),
+        numpy,
+        installed_versions(),
+    )
 
 
 _SCRIPT = r"""
@@ -98,28 +108,45 @@ def inspect(path: str) -> Interpreter:
         raise InterpreterError(f"--python {path}: not an executable file")
     spec = {fw: [IMPORT_NAME[fw], list(DISTRIBUTIONS[fw])] for fw in FRAMEWORKS}
     try:
-        proc = subprocess.run([exe, "-I", "-c", _SCRIPT, json.dumps(spec)], capture_output=True,
-                              text=True, timeout=INSPECT_TIMEOUT, stdin=subprocess.DEVNULL,
-                              check=False)
+        proc = subprocess.run(
+            [exe, "-I", "-c", _SCRIPT, json.dumps(spec)],
+            capture_output=True,
+            text=True,
+            timeout=INSPECT_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
         info = json.loads(proc.stdout.strip().splitlines()[-1])
     except subprocess.TimeoutExpired:
-        raise InterpreterError(f"--python {path}: did not answer within "
-                               f"{INSPECT_TIMEOUT:.0f} s") from None
+        raise InterpreterError(
+            f"--python {path}: did not answer within {INSPECT_TIMEOUT:.0f} s"
+        ) from None
     except (OSError, ValueError, IndexError):
         raise InterpreterError(f"--python {path}: not a working Python interpreter") from None
     version = tuple(int(v) for v in info.get("version", [0, 0, 0]))
     text = ".".join(str(v) for v in version)
     if version[:2] < MIN_PYTHON:
-        raise InterpreterError(f"--python {path}: Python {text} is too old; the probes need "
-                               f"Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer")
+        raise InterpreterError(
+            f"--python {path}: Python {text} is too old; the probes need "
+            f"Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer"
+        )
     if not info.get("numpy"):
-        raise InterpreterError(f"--python {path}: NumPy is not installed there; install it with: "
-                               f"{path} -m pip install numpy")
+        raise InterpreterError(
+            f"--python {path}: NumPy is not installed there; install it with: "
+            f"{path} -m pip install numpy"
+        )
     hidden = hidden_frameworks()
-    frameworks = {fw: (None if fw in hidden else info.get("frameworks", {}).get(fw))
-                  for fw in FRAMEWORKS}
-    return Interpreter(str(Path(exe).absolute()), text, str(info.get("implementation")),
-                       str(info["numpy"]), frameworks, own=False)
+    frameworks = {
+        fw: (None if fw in hidden else info.get("frameworks", {}).get(fw)) for fw in FRAMEWORKS
+    }
+    return Interpreter(
+        str(Path(exe).absolute()),
+        text,
+        str(info.get("implementation")),
+        str(info["numpy"]),
+        frameworks,
+        own=False,
+    )
 
 
 def resolve(paths: list[str] | None) -> tuple[list[Interpreter], list[str]]:
@@ -144,8 +171,7 @@ def resolve(paths: list[str] | None) -> tuple[list[Interpreter], list[str]]:
 
 def assign(interpreters: list[Interpreter]) -> dict[str, Interpreter]:
     """Each framework's interpreter: the first that has it (else the first one)."""
-    return {fw: next((i for i in interpreters if i.has(fw)), interpreters[0])
-            for fw in FRAMEWORKS}
+    return {fw: next((i for i in interpreters if i.has(fw)), interpreters[0]) for fw in FRAMEWORKS}
 
 
 def stage(interpreters: list[Interpreter], directory: Path) -> None:

@@ -16,8 +16,12 @@ from typing import Any
 
 from probes.env.host import affinity, available_cpus, load_average
 
-THREAD_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-               "TF_NUM_INTRAOP_THREADS")
+THREAD_VARS = (
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "TF_NUM_INTRAOP_THREADS",
+)
 PASSIVE_VARS = {"OMP_WAIT_POLICY": "PASSIVE", "KMP_BLOCKTIME": "0"}
 BUSY_CPU = 0.25  # other work of at least this many CPUs counts as load
 
@@ -107,10 +111,14 @@ class ThreadPlan:
         return {k: v for k, v in wanted.items() if k not in user}
 
     def to_json(self) -> dict[str, Any]:
-        return {"available_cpus": self.available, "other_busy_cpus": self.other_busy,
-                "threads": self.threads, "pinned_cpus": self.cpus,
-                "omp_wait_policy": "passive" if self.passive else "default",
-                "load_average": self.load_average}
+        return {
+            "available_cpus": self.available,
+            "other_busy_cpus": self.other_busy,
+            "threads": self.threads,
+            "pinned_cpus": self.cpus,
+            "omp_wait_policy": "passive" if self.passive else "default",
+            "load_average": self.load_average,
+        }
 
 
 def plan_threads(sample_seconds: float = 0.25) -> ThreadPlan:

@@ -9,8 +9,10 @@ from probes.measure.stats import round_sig
 from probes.records import Metric, ProbeRecord
 
 ACCELERATOR_ORDER = ("tpu", "nvidia_gpu", "amd_gpu", "apple_silicon")
-PEAK_METRICS = {"float32": ("gflops", "gflops_n256", "gflops_n512", "gflops_n2000"),
-                "bfloat16": ("gflops_bf16",)}
+PEAK_METRICS = {
+    "float32": ("gflops", "gflops_n256", "gflops_n512", "gflops_n2000"),
+    "bfloat16": ("gflops_bf16",),
+}
 
 
 def check_agreement(probes: list[ProbeRecord]) -> list[str]:
@@ -34,8 +36,11 @@ def check_agreement(probes: list[ProbeRecord]) -> list[str]:
             diff = _max_rel_diff(check, ref_check)
             rtol = max(float(check.get("rtol", 1e-3)), float(ref_check.get("rtol", 1e-3)))
             agrees = diff is not None and diff <= rtol
-            check.update(agrees=agrees, reference=reference.framework,
-                         max_rel_diff=round_sig(diff, 3) if diff is not None else None)
+            check.update(
+                agrees=agrees,
+                reference=reference.framework,
+                max_rel_diff=round_sig(diff, 3) if diff is not None else None,
+            )
             if not agrees:
                 warnings.append(
                     f"{probe_id}: {probe.framework} and {reference.framework} computed "
@@ -74,8 +79,9 @@ def add_share_of_best(probes: list[ProbeRecord]) -> None:
         return
     for probe in rated:
         g = probe.metrics["gflops"]
-        probe.metrics["share_of_best"] = Metric(round_sig(g.median / best, 4),
-                                                round_sig(g.iqr / best, 3), g.n, "ratio")
+        probe.metrics["share_of_best"] = Metric(
+            round_sig(g.median / best, 4), round_sig(g.iqr / best, 3), g.n, "ratio"
+        )
 
 
 def add_mfu(probes: list[ProbeRecord]) -> None:
@@ -104,8 +110,12 @@ def add_mfu(probes: list[ProbeRecord]) -> None:
             continue
         peak, source = max(candidates)
         achieved = probe.metrics["model_gflops"]
-        probe.metrics["mfu"] = Metric(round_sig(achieved.median / peak, 4),
-                                      round_sig(achieved.iqr / peak, 3), achieved.n, "ratio")
+        probe.metrics["mfu"] = Metric(
+            round_sig(achieved.median / peak, 4),
+            round_sig(achieved.iqr / peak, 3),
+            achieved.n,
+            "ratio",
+        )
         probe.params["machine_peak_gflops"] = round_sig(peak, 5)
         probe.params["machine_peak_source"] = source
 

@@ -35,8 +35,13 @@ def benchmark_index(samples: int = SAMPLES) -> dict[str, float | int | bool]:
         rates.append(LOOP / ((time.perf_counter() - start) * 1e3))
     q1, median, q3 = quartiles(rates)
     spread = rel_iqr(rates)
-    return {"median": round_sig(median, 4), "iqr": round_sig(q3 - q1, 3), "n": len(rates),
-            "noisy": spread >= NOISE_THRESHOLD, "slow": median < SLOW_INDEX}
+    return {
+        "median": round_sig(median, 4),
+        "iqr": round_sig(q3 - q1, 3),
+        "n": len(rates),
+        "noisy": spread >= NOISE_THRESHOLD,
+        "slow": median < SLOW_INDEX,
+    }
 
 
 def calibration_rate(loops: int = 20_000) -> float:

@@ -100,8 +100,9 @@ def measure(call: Callable[[], Any], sync: Callable[[Any], Any], budget: Budget)
         steady = len(samples) >= budget.min_reps and rel_iqr(samples) < budget.target_rel_iqr
         if elapsed >= budget.min_time and steady:
             break
-    return Timing(per_call=samples, block=count, overhead=overhead,
-                  warmup_calls=warmup_calls, capped=capped)
+    return Timing(
+        per_call=samples, block=count, overhead=overhead, warmup_calls=warmup_calls, capped=capped
+    )
 
 
 def fixed_blocks(run_block: Callable[[int], float], count: int, reps: int) -> list[float]:
@@ -114,8 +115,9 @@ def samples_noisy(samples: Sequence[float]) -> bool:
     return rel_iqr(samples) >= NOISE_THRESHOLD
 
 
-def window(call: Callable[[], Any], sync: Callable[[Any], Any], seconds: float,
-           block: int) -> list[float]:
+def window(
+    call: Callable[[], Any], sync: Callable[[Any], Any], seconds: float, block: int
+) -> list[float]:
     """Per-call seconds of blocks of ``block`` calls, taken for about ``seconds`` (one round).
 
     Used for interleaved comparisons: the caller sizes the block once, then every round

@@ -44,9 +44,13 @@ def ensure_dir(path: Path) -> Path:
     return path
 
 
-def cache_key(level: str, frameworks: list[str], versions: Mapping[str, str | None],
-              workload: Mapping[str, Any] | None,
-              interpreters: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def cache_key(
+    level: str,
+    frameworks: list[str],
+    versions: Mapping[str, str | None],
+    workload: Mapping[str, Any] | None,
+    interpreters: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """Everything a cached figure depends on.
 
     ``interpreters`` maps each framework to the interpreter its worker runs in (path,

@@ -21,9 +21,11 @@ from probes.run import cache
 
 COMPILE_MARKER = "torch-compile-warm.json"
 WORKLOAD_MARKER = "torch-compile-workloads.json"
-SKIP_REASON = ("torch.compile's compile cache is cold, and a first compile on CPU can take "
-               "minutes; run `advisor probe --level full` once to measure it (that also warms "
-               "the cache, so later standard runs include it)")
+SKIP_REASON = (
+    "torch.compile's compile cache is cold, and a first compile on CPU can take "
+    "minutes; run `advisor probe --level full` once to measure it (that also warms "
+    "the cache, so later standard runs include it)"
+)
 
 
 def plan(level: str) -> tuple[str, Path | None]:
@@ -53,8 +55,12 @@ def _is_warm(inductor_dir: Path) -> bool:
         data = json.loads(marker.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return (isinstance(data, dict) and data.get("torch") == framework_version("pytorch")
-            and data.get("inductor_dir") == str(inductor_dir) and inductor_dir.is_dir())
+    return (
+        isinstance(data, dict)
+        and data.get("torch") == framework_version("pytorch")
+        and data.get("inductor_dir") == str(inductor_dir)
+        and inductor_dir.is_dir()
+    )
 
 
 def remember(record: ProbeRecord | None, inductor_dir: str | None) -> None:
@@ -65,8 +71,13 @@ def remember(record: ProbeRecord | None, inductor_dir: str | None) -> None:
     if not inductor_dir:
         return
     marker = cache.cache_dir() / COMPILE_MARKER
-    text = json.dumps({"torch": framework_version("pytorch"), "inductor_dir": str(inductor_dir),
-                       "created": cache.now_iso()})
+    text = json.dumps(
+        {
+            "torch": framework_version("pytorch"),
+            "inductor_dir": str(inductor_dir),
+            "created": cache.now_iso(),
+        }
+    )
     with contextlib.suppress(OSError):
         cache.ensure_dir(marker.parent)
         tmp = marker.with_name(f".{marker.name}.tmp")
@@ -77,8 +88,15 @@ def remember(record: ProbeRecord | None, inductor_dir: str | None) -> None:
 
 def workload_key(hints: dict[str, object]) -> str:
     """What the workload probe compiles: torch version, family, dtype, batch."""
-    return "/".join(str(v) for v in (framework_version("pytorch"), hints.get("model_family"),
-                                     hints.get("dtype"), hints.get("batch_size")))
+    return "/".join(
+        str(v)
+        for v in (
+            framework_version("pytorch"),
+            hints.get("model_family"),
+            hints.get("dtype"),
+            hints.get("batch_size"),
+        )
+    )
 
 
 def workload_compiles(level: str, hints: dict[str, object]) -> bool:

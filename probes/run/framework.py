@@ -78,18 +78,20 @@ def run_framework(job: Job) -> Outcome:
 
 
 def _missing_reason(fw: str, interpreter: Interpreter) -> str:
-    where = ("" if interpreter.own else f" in {interpreter.path}")
-    reason = (f"{fw} is not installed (no module '{catalog.IMPORT_NAME[fw]}' for "
-              f"{interpreter.implementation} {interpreter.version}{where}); "
-              f"install it with: {catalog.INSTALL[fw]}")
+    where = "" if interpreter.own else f" in {interpreter.path}"
+    reason = (
+        f"{fw} is not installed (no module '{catalog.IMPORT_NAME[fw]}' for "
+        f"{interpreter.implementation} {interpreter.version}{where}); "
+        f"install it with: {catalog.INSTALL[fw]}"
+    )
     if fw in catalog.hidden_frameworks():
         reason = f"{fw} is hidden by $ADVISOR_PROBE_HIDE; {reason.split('; ', 1)[1]}"
     return reason
 
 
-def _run_group(job: Job, probes: list[str], options: dict[str, Any], extra_env: dict[str, str],
-               serve: bool) -> tuple[dict[str, ProbeRecord], dict[str, Any], LiveWorker | None,
-                                     list[str]]:
+def _run_group(
+    job: Job, probes: list[str], options: dict[str, Any], extra_env: dict[str, str], serve: bool
+) -> tuple[dict[str, ProbeRecord], dict[str, Any], LiveWorker | None, list[str]]:
     """Run ``probes`` in a child; after a crash or a timeout, start a new child for the rest."""
     fw = job.framework
     results: dict[str, ProbeRecord] = {}
@@ -104,18 +106,35 @@ def _run_group(job: Job, probes: list[str], options: dict[str, Any], extra_env: 
             results[probe] = from_worker(probe, fw, result)
             announce(job.say, results[probe])
 
-    env = child_environment({**job.plan.worker_env(os.environ), **extra_env},
-                            job.interpreter.package_root)
+    env = child_environment(
+        {**job.plan.worker_env(os.environ), **extra_env}, job.interpreter.package_root
+    )
     attempt_no = 0
     while remaining:
         attempt_no += 1
         events = job.workdir / f"{fw}-{probes[0]}-{attempt_no}.jsonl"
         events.touch(mode=0o600)
-        command = worker_command(fw, remaining, job.level, events, job.hints, options,
-                                 python=job.interpreter.path, threads=job.plan.threads,
-                                 cpus=",".join(str(c) for c in job.plan.cpus), serve=serve)
-        attempt = run_attempt(command, events, env, timeouts, on_result, keep_alive=serve,
-                              cwd=job.interpreter.package_root)
+        command = worker_command(
+            fw,
+            remaining,
+            job.level,
+            events,
+            job.hints,
+            options,
+            python=job.interpreter.path,
+            threads=job.plan.threads,
+            cpus=",".join(str(c) for c in job.plan.cpus),
+            serve=serve,
+        )
+        attempt = run_attempt(
+            command,
+            events,
+            env,
+            timeouts,
+            on_result,
+            keep_alive=serve,
+            cwd=job.interpreter.package_root,
+        )
         env_info = env_info or (attempt.env or {})
         remaining = [p for p in remaining if p not in results]
         if attempt.live is not None:
@@ -129,8 +148,11 @@ def _run_group(job: Job, probes: list[str], options: dict[str, Any], extra_env: 
             missing = bool(attempt.import_error.get("missing"))
             why = str(attempt.import_error.get("reason"))
             name = catalog.IMPORT_NAME[fw]
-            reason = (f"cannot import {name}: {why}; install it with: {catalog.INSTALL[fw]}"
-                      if missing else f"importing {name} failed: {why}")
+            reason = (
+                f"cannot import {name}: {why}; install it with: {catalog.INSTALL[fw]}"
+                if missing
+                else f"importing {name} failed: {why}"
+            )
             for probe in remaining:
                 results[probe] = settled(probe, fw, "skipped" if missing else "failed", reason)
                 announce(job.say, results[probe])
@@ -148,15 +170,17 @@ def _run_group(job: Job, probes: list[str], options: dict[str, Any], extra_env: 
             reason = f"the worker ended before this probe started: {attempt.death()}"
         else:
             reason = attempt.death()
-        results[victim] = settled(victim, fw, status, reason,
-                                  seconds=attempt.elapsed if attempt.current else 0.0)
+        results[victim] = settled(
+            victim, fw, status, reason, seconds=attempt.elapsed if attempt.current else 0.0
+        )
         announce(job.say, results[victim])
         remaining.remove(victim)
     return results, env_info, None, []
 
 
-def _options(job: Job, planned: list[str]
-             ) -> tuple[dict[str, Any], dict[str, str], dict[str, ProbeRecord]]:
+def _options(
+    job: Job, planned: list[str]
+) -> tuple[dict[str, Any], dict[str, str], dict[str, ProbeRecord]]:
     """Per-framework options, extra child environment, and records decided without a child."""
     options: dict[str, Any] = {"scale_devices": max(2, min(4, job.plan.available))}
     extra: dict[str, str] = {}
@@ -172,16 +196,23 @@ def _options(job: Job, planned: list[str]
         options["workload_skip_reason"] = (
             "torch.compile's cache is cold for this workload: measured eager this time (a first "
             "compile on CPU takes minutes); `advisor probe --level full` compiles it and warms "
-            "the cache, so later standard runs compile it too")
+            "the cache, so later standard runs compile it too"
+        )
         if mode == "skip" and "jit" in planned:
-            pre["jit"] = settled("jit", job.framework, "skipped", compile_cache.SKIP_REASON,
-                                 params={"compile_cache": "cold"})
+            pre["jit"] = settled(
+                "jit",
+                job.framework,
+                "skipped",
+                compile_cache.SKIP_REASON,
+                params={"compile_cache": "cold"},
+            )
     return options, extra, pre
 
 
 def _jax_scale_env(devices: int) -> dict[str, str]:
     flags = os.environ.get("XLA_FLAGS", "")
     flag = f"--xla_force_host_platform_device_count={devices}"
-    kept = " ".join(f for f in flags.split()
-                    if not f.startswith("--xla_force_host_platform_device_count"))
+    kept = " ".join(
+        f for f in flags.split() if not f.startswith("--xla_force_host_platform_device_count")
+    )
     return {"XLA_FLAGS": f"{kept} {flag}".strip()}

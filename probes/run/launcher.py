@@ -69,14 +69,38 @@ def describe_exit(code: int | None) -> str:
     return f"worker exited with status {code}"
 
 
-def worker_command(framework: str, probes: list[str], level: str, out: Path,
-                   workload: Mapping[str, Any] | None, options: Mapping[str, Any], *,
-                   python: str | None = None, threads: int = 0, cpus: str = "",
-                   serve: bool = False) -> list[str]:
-    command = [python or sys.executable, "-m", "probes.run.worker", "--framework", framework,
-               "--probes", ",".join(probes), "--level", level, "--out", str(out),
-               "--workload", json.dumps(dict(workload or {})),
-               "--options", json.dumps(dict(options)), "--threads", str(threads)]
+def worker_command(
+    framework: str,
+    probes: list[str],
+    level: str,
+    out: Path,
+    workload: Mapping[str, Any] | None,
+    options: Mapping[str, Any],
+    *,
+    python: str | None = None,
+    threads: int = 0,
+    cpus: str = "",
+    serve: bool = False,
+) -> list[str]:
+    command = [
+        python or sys.executable,
+        "-m",
+        "probes.run.worker",
+        "--framework",
+        framework,
+        "--probes",
+        ",".join(probes),
+        "--level",
+        level,
+        "--out",
+        str(out),
+        "--workload",
+        json.dumps(dict(workload or {})),
+        "--options",
+        json.dumps(dict(options)),
+        "--threads",
+        str(threads),
+    ]
     if cpus:
         command += ["--cpus", cpus]
     return [*command, "--serve"] if serve else command
@@ -122,8 +146,12 @@ def run_attempt(
     with open(out_path, "wb") as out_f, open(err_path, "wb") as err_f:
         start = time.monotonic()
         proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE if keep_alive else subprocess.DEVNULL,
-            stdout=out_f, stderr=err_f, env=dict(env), cwd=cwd,
+            command,
+            stdin=subprocess.PIPE if keep_alive else subprocess.DEVNULL,
+            stdout=out_f,
+            stderr=err_f,
+            env=dict(env),
+            cwd=cwd,
             start_new_session=(os.name == "posix"),
         )
         reader = EventReader(events_path)
@@ -133,8 +161,9 @@ def run_attempt(
             while True:
                 exited = proc.poll() is not None
                 for event in reader.read_new():
-                    deadline, phase_start = _handle(event, attempt, timeouts, on_result,
-                                                     deadline, phase_start)
+                    deadline, phase_start = _handle(
+                        event, attempt, timeouts, on_result, deadline, phase_start
+                    )
                 if exited:
                     break
                 if keep_alive and attempt.done:
@@ -204,9 +233,14 @@ class LiveWorker:
                 self.proc.wait(timeout=5)
 
 
-def _handle(event: dict[str, Any], attempt: Attempt, timeouts: Callable[[str | None], float],
-            on_result: Callable[[str, dict[str, Any]], None], deadline: float,
-            phase_start: float) -> tuple[float, float]:
+def _handle(
+    event: dict[str, Any],
+    attempt: Attempt,
+    timeouts: Callable[[str | None], float],
+    on_result: Callable[[str, dict[str, Any]], None],
+    deadline: float,
+    phase_start: float,
+) -> tuple[float, float]:
     kind = event.get("event")
     now = time.monotonic()
     if kind == "env":
@@ -286,7 +320,7 @@ def output_tail(*paths: Path) -> str:
         fatal = [i for i, ln in enumerate(lines) if ln.startswith("Fatal Python error")]
         if fatal:  # faulthandler: the error, then the innermost frame first
             first = fatal[-1]
-            frames = [ln for ln in lines[first + 1:] if ln.startswith("File ")]
+            frames = [ln for ln in lines[first + 1 :] if ln.startswith("File ")]
             lines = [lines[first], *frames[:2]]
         elif lines:
             lines = [ln for ln in lines if not ln.startswith("Extension modules:")][-4:]

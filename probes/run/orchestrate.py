@@ -21,21 +21,33 @@ from probes.run.launcher import LiveWorker
 from probes.run.records import Progress, announce, safe, settled
 from probes.run.rounds import RoundLog, run_rounds
 
-WORKLOAD_KEYS = ("model_family", "batch_size", "dtype", "per_example_gradients",
-                 "higher_order_derivatives")
+WORKLOAD_KEYS = (
+    "model_family",
+    "batch_size",
+    "dtype",
+    "per_example_gradients",
+    "higher_order_derivatives",
+)
 
 
-def run(level: str, *, refresh: bool = False, workload: Mapping[str, Any] | None = None,
-        progress: Progress | None = None, frameworks: Iterable[str] | None = None,
-        python: Iterable[str] | str | None = None) -> dict[str, Any]:
+def run(
+    level: str,
+    *,
+    refresh: bool = False,
+    workload: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+    frameworks: Iterable[str] | None = None,
+    python: Iterable[str] | str | None = None,
+) -> dict[str, Any]:
     """Measure (or reuse cached measurements) and return the JSON-ready run.
 
     ``python``: interpreter paths to run the workers in (each framework uses the first
     that has it); raises ``InterpreterError`` (a ValueError) when none of them can.
     """
     if level not in catalog.LEVELS:
-        raise ValueError(f"unknown probe level {level!r}; expected one of "
-                         f"{', '.join(catalog.LEVELS)}")
+        raise ValueError(
+            f"unknown probe level {level!r}; expected one of {', '.join(catalog.LEVELS)}"
+        )
     say = safe(progress)
     warnings: list[str] = []
     chosen = _choose(frameworks, warnings)
@@ -45,18 +57,29 @@ def run(level: str, *, refresh: bool = False, workload: Mapping[str, Any] | None
     warnings.extend(problems)
     assigned = interpreter.assign(found)
     versions = {fw: assigned[fw].frameworks.get(fw) for fw in catalog.FRAMEWORKS}
-    key = cache.cache_key(level, chosen, {fw: versions[fw] for fw in chosen}, hints,
-                          _interpreter_key(chosen, assigned))
+    key = cache.cache_key(
+        level,
+        chosen,
+        {fw: versions[fw] for fw in chosen},
+        hints,
+        _interpreter_key(chosen, assigned),
+    )
     path = cache.cache_path(key)
     if not refresh:
         hit = cache.load(path, key)
         if hit is not None:
             result, created = hit
             age = cache.age_seconds(created)
-            result["cache"] = {"used": True, "path": str(path), "created": created,
-                               "age_seconds": age}
-            say(f"probes: using cached measurements from {created} "
-                f"({_age_words(age)} old; --refresh-probes measures again)")
+            result["cache"] = {
+                "used": True,
+                "path": str(path),
+                "created": created,
+                "age_seconds": age,
+            }
+            say(
+                f"probes: using cached measurements from {created} "
+                f"({_age_words(age)} old; --refresh-probes measures again)"
+            )
             return result
     with tempfile.TemporaryDirectory(prefix="advisor-probes-") as tmp:
         interpreter.stage(found, Path(tmp))
@@ -64,30 +87,45 @@ def run(level: str, *, refresh: bool = False, workload: Mapping[str, Any] | None
     result = probe_run.to_json()
     if all(p.status in ("ok", "skipped") for p in probe_run.probes):
         try:
-            cache.save(path, key, {k: v for k, v in result.items() if k != "cache"},
-                       result["cache"]["created"])
+            cache.save(
+                path,
+                key,
+                {k: v for k, v in result.items() if k != "cache"},
+                result["cache"]["created"],
+            )
             result["cache"]["path"] = str(path)
         except OSError as exc:
             result["environment"]["warnings"].append(
-                f"could not write the probe cache at {path}: {exc}")
+                f"could not write the probe cache at {path}: {exc}"
+            )
     else:
         result["environment"]["warnings"].append(
             "some probes failed or timed out, so this run was not cached; the next run measures "
-            "again")
+            "again"
+        )
     return result
 
 
-def _measure(level: str, chosen: list[str], hints: dict[str, Any],
-             versions: dict[str, str | None], assigned: dict[str, interpreter.Interpreter],
-             workdir: Path, say: Progress, warnings: list[str]) -> ProbeRun:
+def _measure(
+    level: str,
+    chosen: list[str],
+    hints: dict[str, Any],
+    versions: dict[str, str | None],
+    assigned: dict[str, interpreter.Interpreter],
+    workdir: Path,
+    say: Progress,
+    warnings: list[str],
+) -> ProbeRun:
     started = time.monotonic()
     created = cache.now_iso()
     index_before = benchmark_index()
     load_before = host.load_average()
     plan = plan_threads()
     if plan.threads < plan.available:
-        say(f"probes: other work keeps {plan.other_busy} CPU(s) busy; each framework runs "
-            f"{plan.threads} thread(s)")
+        say(
+            f"probes: other work keeps {plan.other_busy} CPU(s) busy; each framework runs "
+            f"{plan.threads} thread(s)"
+        )
     probes: list[ProbeRecord] = []
     fw_envs: dict[str, dict[str, Any]] = {}
     live: dict[str, LiveWorker] = {}
@@ -96,8 +134,7 @@ def _measure(level: str, chosen: list[str], hints: dict[str, Any],
     log = RoundLog()
     try:
         for framework in chosen:
-            job = Job(framework, level, hints, assigned[framework], plan, workdir, say,
-                      serve=True)
+            job = Job(framework, level, hints, assigned[framework], plan, workdir, say, serve=True)
             outcome = _run_one(job)
             probes.extend(outcome.records)
             if outcome.env:
@@ -114,21 +151,39 @@ def _measure(level: str, chosen: list[str], hints: dict[str, Any],
     agreement.add_share_of_best(probes)
     agreement.add_mfu(probes)
     extra = {"load": _load_block(plan, log, float(index_before["median"]))}
-    env = environment(chosen, versions, fw_envs, probes, index_before, index_after,
-                      load_before, warnings, assigned, extra)
+    env = environment(
+        chosen,
+        versions,
+        fw_envs,
+        probes,
+        index_before,
+        index_after,
+        load_before,
+        warnings,
+        assigned,
+        extra,
+    )
     if log.reasons:
         env.warnings.append("the frameworks' speeds were not compared: " + "; ".join(log.reasons))
-    return ProbeRun(level, chosen, probes, env, comparisons,
-                    round(time.monotonic() - started, 2),
-                    {"used": False, "path": None, "created": created, "age_seconds": None})
+    return ProbeRun(
+        level,
+        chosen,
+        probes,
+        env,
+        comparisons,
+        round(time.monotonic() - started, 2),
+        {"used": False, "path": None, "created": created, "age_seconds": None},
+    )
 
 
 def _run_one(job: Job) -> Outcome:
     try:
         return run_framework(job)
     except Exception as exc:  # a bug here must not cost the other frameworks
-        records = [settled(p, job.framework, "failed", f"internal error: {exc!r}")
-                   for p in catalog.planned(job.framework, job.level)]
+        records = [
+            settled(p, job.framework, "failed", f"internal error: {exc!r}")
+            for p in catalog.planned(job.framework, job.level)
+        ]
         for record in records:
             announce(job.say, record)
         return Outcome(records=records)
@@ -138,20 +193,36 @@ def _load_block(plan: ThreadPlan, log: RoundLog, baseline: float) -> dict[str, A
     return {**plan.to_json(), "comparison_rounds": log.to_json(baseline)}
 
 
-def run_selected(framework: str, level: str, probes: Iterable[str], *,
-                 workload: Mapping[str, Any] | None = None,
-                 progress: Progress | None = None) -> list[dict[str, Any]]:
+def run_selected(
+    framework: str,
+    level: str,
+    probes: Iterable[str],
+    *,
+    workload: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+) -> list[dict[str, Any]]:
     """Run only some probes of one framework, uncached (for tests and scripts)."""
     with tempfile.TemporaryDirectory(prefix="advisor-probes-") as tmp:
-        job = Job(framework, level, _workload(workload), interpreter.current(),
-                  plan_threads(0.05), Path(tmp), safe(progress), only=set(probes))
+        job = Job(
+            framework,
+            level,
+            _workload(workload),
+            interpreter.current(),
+            plan_threads(0.05),
+            Path(tmp),
+            safe(progress),
+            only=set(probes),
+        )
         return [r.to_json() for r in run_framework(job).records]
 
 
-def _interpreter_key(chosen: list[str], assigned: dict[str, interpreter.Interpreter]
-                     ) -> dict[str, Any]:
-    return {fw: {"path": assigned[fw].path, "python": assigned[fw].version,
-                 "numpy": assigned[fw].numpy} for fw in chosen}
+def _interpreter_key(
+    chosen: list[str], assigned: dict[str, interpreter.Interpreter]
+) -> dict[str, Any]:
+    return {
+        fw: {"path": assigned[fw].path, "python": assigned[fw].version, "numpy": assigned[fw].numpy}
+        for fw in chosen
+    }
 
 
 def _choose(frameworks: Iterable[str] | None, warnings: list[str]) -> list[str]:
@@ -162,8 +233,10 @@ def _choose(frameworks: Iterable[str] | None, warnings: list[str]) -> list[str]:
     wanted = {str(f).strip().lower() for f in frameworks}
     unknown = sorted(wanted - set(catalog.FRAMEWORKS))
     if unknown:
-        warnings.append(f"unknown framework(s) ignored: {', '.join(unknown)}; "
-                        f"the probes know {', '.join(catalog.FRAMEWORKS)}")
+        warnings.append(
+            f"unknown framework(s) ignored: {', '.join(unknown)}; "
+            f"the probes know {', '.join(catalog.FRAMEWORKS)}"
+        )
     return [f for f in catalog.FRAMEWORKS if f in wanted]
 
 
@@ -172,7 +245,7 @@ def _workload(workload: Mapping[str, Any] | None) -> dict[str, Any]:
         return {}
     out = {}
     for name in WORKLOAD_KEYS:
-        value = workload.get(name)
+        value: Any = workload.get(name)
         if hasattr(value, "value"):  # an Enum
             value = value.value
         if isinstance(value, (str, int, float, bool)):

@@ -12,11 +12,18 @@ from probes.records import ProbeRecord
 Progress = Callable[[str], None]
 
 
-def settled(probe: str, framework: str, status: str, reason: str | None = None,
-            seconds: float = 0.0, params: dict[str, Any] | None = None) -> ProbeRecord:
+def settled(
+    probe: str,
+    framework: str,
+    status: str,
+    reason: str | None = None,
+    seconds: float = 0.0,
+    params: dict[str, Any] | None = None,
+) -> ProbeRecord:
     """A record decided without a result from the worker (skipped, failed, timeout)."""
-    return ProbeRecord(probe, framework, status, reason, params=params or {},
-                       seconds=round(float(seconds), 3))
+    return ProbeRecord(
+        probe, framework, status, reason, params=params or {}, seconds=round(float(seconds), 3)
+    )
 
 
 def from_worker(probe: str, framework: str, result: dict[str, Any]) -> ProbeRecord:

@@ -39,11 +39,16 @@ class RoundLog:
 
     def to_json(self, baseline: float) -> dict[str, Any]:
         cal = statistics.median(self.calibration) if self.calibration else None
-        return {"rounds": self.rounds, "seconds_per_round": self.seconds,
-                "other_busy_cpus": self.other_busy_cpus,
-                "calibration_before": baseline,
-                "calibration_during": round_sig(cal, 4) if cal else None,
-                "distorted": bool(self.reasons), "reasons": self.reasons, "errors": self.errors}
+        return {
+            "rounds": self.rounds,
+            "seconds_per_round": self.seconds,
+            "other_busy_cpus": self.other_busy_cpus,
+            "calibration_before": baseline,
+            "calibration_during": round_sig(cal, 4) if cal else None,
+            "distorted": bool(self.reasons),
+            "reasons": self.reasons,
+            "errors": self.errors,
+        }
 
 
 def reference(frameworks: list[str]) -> str:
@@ -51,9 +56,14 @@ def reference(frameworks: list[str]) -> str:
     return "pytorch" if "pytorch" in frameworks else frameworks[0]
 
 
-def run_rounds(workers: dict[str, LiveWorker], kernels: dict[str, list[str]], level: str,
-               plan: ThreadPlan, baseline: float, say: Progress
-               ) -> tuple[list[Comparison], RoundLog]:
+def run_rounds(
+    workers: dict[str, LiveWorker],
+    kernels: dict[str, list[str]],
+    level: str,
+    plan: ThreadPlan,
+    baseline: float,
+    say: Progress,
+) -> tuple[list[Comparison], RoundLog]:
     """Compare every pair (framework, reference) on each compared probe's kernel."""
     setting = catalog.rounds(level)
     log = RoundLog(rounds=setting.count, seconds=setting.seconds)
@@ -94,8 +104,17 @@ def run_rounds(workers: dict[str, LiveWorker], kernels: dict[str, list[str]], le
                 n = min(len(num), len(den))
                 num, den = num[:n], den[:n]
             unit = "ratio of " + (probe.compared or "rate")
-            c = compare(probe.id, probe.compared or "", unit, fw, ref, num, den,
-                        distortion=distortion, threads=plan.threads)
+            c = compare(
+                probe.id,
+                probe.compared or "",
+                unit,
+                fw,
+                ref,
+                num,
+                den,
+                distortion=distortion,
+                threads=plan.threads,
+            )
             comparisons.append(c)
             say(f"compare {probe.id}: {c.verdict}")
     return comparisons, log
@@ -108,13 +127,16 @@ def _judge(log: RoundLog, plan: ThreadPlan, baseline: float) -> None:
     if others is not None and others >= BUSY_CPU and plan.threads + others > capacity + 0.5:
         log.reasons.append(
             f"other processes used {others:.1f} of the {capacity} CPU(s) the workers ran on "
-            f"during the comparison rounds, while each framework ran {plan.threads} thread(s)")
+            f"during the comparison rounds, while each framework ran {plan.threads} thread(s)"
+        )
     if log.calibration and baseline > 0:
         during = statistics.median(log.calibration)
         if during < (1.0 - CALIBRATION_SLOWDOWN) * baseline:
             log.reasons.append(
                 f"the calibration kernel ran {1 - during / baseline:.0%} slower during the "
-                "rounds than before the probes")
+                "rounds than before the probes"
+            )
         if len(log.calibration) >= 3 and rel_iqr(log.calibration) > CALIBRATION_SPREAD:
             log.reasons.append(
-                f"the calibration kernel varied by {rel_iqr(log.calibration):.0%} between rounds")
+                f"the calibration kernel varied by {rel_iqr(log.calibration):.0%} between rounds"
+            )

@@ -83,8 +83,12 @@ def main(argv: list[str] | None = None) -> int:
         env = {"error": describe(exc)}
     env["import_s"] = time.perf_counter() - start
     writer.emit({"event": "env", **env})
-    ctx = Context(level=args.level, budget=catalog.budget(args.level),
-                  workload=json.loads(args.workload), options=json.loads(args.options))
+    ctx = Context(
+        level=args.level,
+        budget=catalog.budget(args.level),
+        workload=json.loads(args.workload),
+        options=json.loads(args.options),
+    )
     for probe in [p for p in args.probes.split(",") if p]:
         writer.emit({"event": "start", "probe": probe})
         t0 = time.perf_counter()
@@ -121,8 +125,9 @@ def serve(ctx: Any, writer: EventWriter) -> None:
             writer.emit({"event": "round", "kernel": name, "error": "no such kernel"})
             continue
         try:
-            samples = window(kernel.call, kernel.sync, float(command.get("seconds", 0.1)),
-                             kernel.block)
+            samples = window(
+                kernel.call, kernel.sync, float(command.get("seconds", 0.1)), kernel.block
+            )
             writer.emit({"event": "round", "kernel": name, "per_call": samples})
         except Exception as exc:
             writer.emit({"event": "round", "kernel": name, "error": describe(exc)})

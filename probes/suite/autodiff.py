@@ -34,6 +34,8 @@ def run(b: Backend, ctx: Context) -> dict[str, Any]:
         params.update(mlp=f"784-512-512-10, batch {GRAD_BATCH}", mlp_mode=mode, blocks=rec.blocks)
     result = ok(rec.metrics, params, noisy=rec.noisy, check=check)
     if first != 7.0 or second != 2.0:
-        result.update(status="failed", reason=f"f'(2) = {first!r} and f''(2) = {second!r}; "
-                      "expected exactly 7.0 and 2.0")
+        result.update(
+            status="failed",
+            reason=f"f'(2) = {first!r} and f''(2) = {second!r}; expected exactly 7.0 and 2.0",
+        )
     return result

@@ -66,16 +66,27 @@ def ok(
     return result
 
 
-def failed(reason: str, metrics: dict[str, Metric] | None = None,
-           params: dict[str, Any] | None = None) -> dict[str, Any]:
+def failed(
+    reason: str, metrics: dict[str, Metric] | None = None, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A probe that ran but whose result is wrong or unusable."""
-    return {"status": "failed", "reason": reason, "metrics": metrics or {},
-            "params": params or {}, "noisy": False}
+    return {
+        "status": "failed",
+        "reason": reason,
+        "metrics": metrics or {},
+        "params": params or {},
+        "noisy": False,
+    }
 
 
 def skipped(reason: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"status": "skipped", "reason": reason, "metrics": {}, "params": params or {},
-            "noisy": False}
+    return {
+        "status": "skipped",
+        "reason": reason,
+        "metrics": {},
+        "params": params or {},
+        "noisy": False,
+    }
 
 
 class Recorder:
@@ -99,15 +110,20 @@ class Recorder:
             self.noisy.append(name)
         return m
 
-    def train_step(self, t: Timing, *, size: int, family: str, dtype_name: str,
-                   initial_loss: float) -> dict[str, Any]:
+    def train_step(
+        self, t: Timing, *, size: int, family: str, dtype_name: str, initial_loss: float
+    ) -> dict[str, Any]:
         """Record a training step's timings; return the cross-framework loss check."""
         self.time("step_ms", t, 1e3, "ms")
         self.rate("steps_per_s", t, 1.0, "steps/s")
         self.rate("examples_per_s", t, float(size), "examples/s")
         rtol = 1e-3 if dtype_name == "float32" else 3e-2
-        return {"name": f"{family} initial loss", "values": [initial_loss], "scale": 1.0,
-                "rtol": rtol}
+        return {
+            "name": f"{family} initial loss",
+            "values": [initial_loss],
+            "scale": 1.0,
+            "rtol": rtol,
+        }
 
     def _add(self, name: str, m: Metric, timing: Timing) -> Metric:
         self.blocks[name] = timing.block

@@ -17,8 +17,10 @@ CLASSES = 10
 def matrices(n: int, seed: int = SEED) -> tuple[np.ndarray, np.ndarray]:
     """Two n x n float32 matrices with standard normal entries."""
     rng = np.random.default_rng(seed + n)
-    return (rng.standard_normal((n, n), dtype=np.float32),
-            rng.standard_normal((n, n), dtype=np.float32))
+    return (
+        rng.standard_normal((n, n), dtype=np.float32),
+        rng.standard_normal((n, n), dtype=np.float32),
+    )
 
 
 def matmul_check(product: np.ndarray) -> dict[str, object]:
@@ -26,8 +28,12 @@ def matmul_check(product: np.ndarray) -> dict[str, object]:
     c = np.asarray(product, dtype=np.float64)
     n = c.shape[0]
     values = [c[0, 0], c[n // 3, n // 2], c[-1, -1], float(np.linalg.norm(c))]
-    return {"name": "matmul fp32: C[0,0], C[n/3,n/2], C[-1,-1] and the norm of C",
-            "values": [float(v) for v in values], "scale": float(np.sqrt(n)), "rtol": 1e-3}
+    return {
+        "name": "matmul fp32: C[0,0], C[n/3,n/2], C[-1,-1] and the norm of C",
+        "values": [float(v) for v in values],
+        "scale": float(np.sqrt(n)),
+        "rtol": 1e-3,
+    }
 
 
 def chain_input(size: int) -> np.ndarray:
@@ -55,15 +61,24 @@ class ModelSpec:
 
 # Sizes per family: "toy" is the train_step probe's; "cpu" and "gpu" the workload probe's.
 SIZES: dict[str, dict[str, dict[str, int]]] = {
-    "toy": {"mlp": {"d_in": 784, "hidden": 512}, "transformer": {"d": 128, "hidden": 512,
-            "seq": 64, "heads": 4}, "cnn": {"c1": 16, "c2": 32, "c3": 64, "image": 32},
-            "rnn": {"d_in": 64, "hidden": 128, "steps": 32}},
-    "cpu": {"mlp": {"d_in": 784, "hidden": 1024}, "transformer": {"d": 256, "hidden": 1024,
-            "seq": 64, "heads": 4}, "cnn": {"c1": 32, "c2": 64, "c3": 128, "image": 32},
-            "rnn": {"d_in": 128, "hidden": 256, "steps": 32}},
-    "gpu": {"mlp": {"d_in": 4096, "hidden": 8192}, "transformer": {"d": 1024, "hidden": 4096,
-            "seq": 512, "heads": 16}, "cnn": {"c1": 128, "c2": 256, "c3": 512, "image": 64},
-            "rnn": {"d_in": 1024, "hidden": 1024, "steps": 64}},
+    "toy": {
+        "mlp": {"d_in": 784, "hidden": 512},
+        "transformer": {"d": 128, "hidden": 512, "seq": 64, "heads": 4},
+        "cnn": {"c1": 16, "c2": 32, "c3": 64, "image": 32},
+        "rnn": {"d_in": 64, "hidden": 128, "steps": 32},
+    },
+    "cpu": {
+        "mlp": {"d_in": 784, "hidden": 1024},
+        "transformer": {"d": 256, "hidden": 1024, "seq": 64, "heads": 4},
+        "cnn": {"c1": 32, "c2": 64, "c3": 128, "image": 32},
+        "rnn": {"d_in": 128, "hidden": 256, "steps": 32},
+    },
+    "gpu": {
+        "mlp": {"d_in": 4096, "hidden": 8192},
+        "transformer": {"d": 1024, "hidden": 4096, "seq": 512, "heads": 16},
+        "cnn": {"c1": 128, "c2": 256, "c3": 512, "image": 64},
+        "rnn": {"d_in": 1024, "hidden": 1024, "steps": 64},
+    },
 }
 
 
@@ -74,31 +89,65 @@ def spec(family: str, size: str = "toy") -> ModelSpec:
     s = SIZES[size][family]
     if family == "cnn":
         c1, c2, c3 = s["c1"], s["c2"], s["c3"]
-        return ModelSpec("cnn", (
-            ("c1", (c1, 3, 3, 3)), ("c1b", (c1,)),
-            ("c2", (c2, c1, 3, 3)), ("c2b", (c2,)),
-            ("c3", (c3, c2, 3, 3)), ("c3b", (c3,)),
-            ("w", (c3, CLASSES)), ("b", (CLASSES,)),
-        ), (3, s["image"], s["image"]))
+        return ModelSpec(
+            "cnn",
+            (
+                ("c1", (c1, 3, 3, 3)),
+                ("c1b", (c1,)),
+                ("c2", (c2, c1, 3, 3)),
+                ("c2b", (c2,)),
+                ("c3", (c3, c2, 3, 3)),
+                ("c3b", (c3,)),
+                ("w", (c3, CLASSES)),
+                ("b", (CLASSES,)),
+            ),
+            (3, s["image"], s["image"]),
+        )
     if family == "transformer":
         d, hidden = s["d"], s["hidden"]
-        return ModelSpec("transformer", (
-            ("wq", (d, d)), ("wk", (d, d)), ("wv", (d, d)), ("wo", (d, d)),
-            ("w1", (d, hidden)), ("b1", (hidden,)), ("w2", (hidden, d)), ("b2", (d,)),
-            ("w", (d, CLASSES)), ("b", (CLASSES,)),
-        ), (s["seq"], d), heads=s["heads"])
+        return ModelSpec(
+            "transformer",
+            (
+                ("wq", (d, d)),
+                ("wk", (d, d)),
+                ("wv", (d, d)),
+                ("wo", (d, d)),
+                ("w1", (d, hidden)),
+                ("b1", (hidden,)),
+                ("w2", (hidden, d)),
+                ("b2", (d,)),
+                ("w", (d, CLASSES)),
+                ("b", (CLASSES,)),
+            ),
+            (s["seq"], d),
+            heads=s["heads"],
+        )
     if family == "rnn":
         h = s["hidden"]
-        return ModelSpec("rnn", (
-            ("wx", (s["d_in"], h)), ("wh", (h, h)), ("bh", (h,)),
-            ("w", (h, CLASSES)), ("b", (CLASSES,)),
-        ), (s["steps"], s["d_in"]))
+        return ModelSpec(
+            "rnn",
+            (
+                ("wx", (s["d_in"], h)),
+                ("wh", (h, h)),
+                ("bh", (h,)),
+                ("w", (h, CLASSES)),
+                ("b", (CLASSES,)),
+            ),
+            (s["steps"], s["d_in"]),
+        )
     h = s["hidden"]
-    return ModelSpec("mlp", (
-        ("w1", (s["d_in"], h)), ("b1", (h,)),
-        ("w2", (h, h)), ("b2", (h,)),
-        ("w3", (h, CLASSES)), ("b3", (CLASSES,)),
-    ), (s["d_in"],))
+    return ModelSpec(
+        "mlp",
+        (
+            ("w1", (s["d_in"], h)),
+            ("b1", (h,)),
+            ("w2", (h, h)),
+            ("b2", (h,)),
+            ("w3", (h, CLASSES)),
+            ("b3", (CLASSES,)),
+        ),
+        (s["d_in"],),
+    )
 
 
 def forward_flops(model: ModelSpec, batch: int) -> float:

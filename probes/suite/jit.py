@@ -32,8 +32,10 @@ def chain(b: Backend) -> Any:
 def run(b: Backend, ctx: Context) -> dict[str, Any]:
     mode = ctx.options.get("compile_mode")
     if mode == "skip":
-        return skipped(str(ctx.options.get("compile_skip_reason") or "compiler cache is cold"),
-                       params={"compile_cache": "cold"})
+        return skipped(
+            str(ctx.options.get("compile_skip_reason") or "compiler cache is cold"),
+            params={"compile_cache": "cold"},
+        )
     rec = Recorder()
     fn = chain(b)
     x = b.put(W.chain_input(CHAIN_SIZE))
@@ -51,10 +53,18 @@ def run(b: Backend, ctx: Context) -> dict[str, Any]:
     out = b.numpy(first)
     extra: dict[str, Any] = {}
     if mode is not None:
-        extra = {"compile_cache": mode,
-                 "inductor_cache_dir": os.environ.get("TORCHINDUCTOR_CACHE_DIR")}
-    params = b.params(dtype="float32", shape=[CHAIN_SIZE], chain=CHAIN, compiler=compiler,
-                      blocks=rec.blocks, **extra)
+        extra = {
+            "compile_cache": mode,
+            "inductor_cache_dir": os.environ.get("TORCHINDUCTOR_CACHE_DIR"),
+        }
+    params = b.params(
+        dtype="float32",
+        shape=[CHAIN_SIZE],
+        chain=CHAIN,
+        compiler=compiler,
+        blocks=rec.blocks,
+        **extra,
+    )
     if not np.allclose(out, b.numpy(fn(x)), rtol=1e-4, atol=1e-5):
         return failed(f"{compiler}'s result differs from eager", rec.metrics, params)
     check = W.array_check("chain output", out, 1e-4)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from probes.measure.timing import measure
@@ -33,11 +34,17 @@ def run(b: Backend, ctx: Context) -> dict[str, Any]:
         for n in SWEEP_SIZES:
             p_np, q_np = W.matrices(n)
             p, q = b.put(p_np), b.put(q_np)
-            tn = measure(lambda p=p, q=q: mm(p, q), b.sync, ctx.budget)
+            tn = measure(functools.partial(mm, p, q), b.sync, ctx.budget)
             rec.rate(f"gflops_n{n}", tn, 2.0 * n**3 / 1e9, "GFLOP/s")
-    params = b.params(dtype="float32", shape=[MATMUL_N, MATMUL_N], dtypes=dtypes,
-                      sweep=list(SWEEP_SIZES) if ctx.standard else [], op=op,
-                      blocks=rec.blocks, **extra)
+    params = b.params(
+        dtype="float32",
+        shape=[MATMUL_N, MATMUL_N],
+        dtypes=dtypes,
+        sweep=list(SWEEP_SIZES) if ctx.standard else [],
+        op=op,
+        blocks=rec.blocks,
+        **extra,
+    )
     return ok(rec.metrics, params, noisy=rec.noisy, check=check)
 
 

@@ -30,14 +30,21 @@ def run(b: Backend, ctx: Context) -> dict[str, Any]:
     x, y = b.put(xb, dtype), b.labels(yb)
     loss = models.loss(b, model)
     initial_loss = float(b.numpy(loss(weights, x, y)))
-    step, compile_s, mode = b.train_step(loss, weights, x, y, models.LEARNING_RATE,
-                                         compiled=b.usual_train_compiled)
+    step, compile_s, mode = b.train_step(
+        loss, weights, x, y, models.LEARNING_RATE, compiled=b.usual_train_compiled
+    )
     if compile_s is not None:
         rec.put("compile_s", single(compile_s, "s"))
     t = measure(step, b.sync, ctx.budget)
     ctx.kernels["train_step"] = Kernel(step, b.sync, t.block)
-    check = rec.train_step(t, size=size, family=family, dtype_name=dtype,
-                           initial_loss=initial_loss)
-    params = b.params(dtype=dtype, model=family, batch=size, requested_batch=requested,
-                      example_shape=list(model.example), mode=mode, blocks=rec.blocks)
+    check = rec.train_step(t, size=size, family=family, dtype_name=dtype, initial_loss=initial_loss)
+    params = b.params(
+        dtype=dtype,
+        model=family,
+        batch=size,
+        requested_batch=requested,
+        example_shape=list(model.example),
+        mode=mode,
+        blocks=rec.blocks,
+    )
     return ok(rec.metrics, params, noisy=rec.noisy, check=check)

@@ -32,9 +32,14 @@ def run(b: Backend, ctx: Context) -> dict[str, Any]:
     batched = [b.numpy(g) for g in per_example()]
     looped_raw = loop()
     looped = [np.stack([b.numpy(g[i]) for g in looped_raw]) for i in range(len(params))]
-    info = b.params(dtype="float32", batch=size, requested_batch=requested,
-                    model=f"{W.VMAP_IN}-{W.VMAP_HIDDEN}-1 tanh, squared error", method=method,
-                    blocks=rec.blocks)
+    info = b.params(
+        dtype="float32",
+        batch=size,
+        requested_batch=requested,
+        model=f"{W.VMAP_IN}-{W.VMAP_HIDDEN}-1 tanh, squared error",
+        method=method,
+        blocks=rec.blocks,
+    )
     pairs = zip(batched, looped, strict=True)
     if not all(np.allclose(g, lo, rtol=1e-4, atol=1e-6) for g, lo in pairs):
         return failed("vmap and loop per-example gradients differ", rec.metrics, info)

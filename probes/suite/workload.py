@@ -45,8 +45,9 @@ def run(b: Backend, ctx: Context) -> dict[str, Any]:
     compiled = bool(ctx.options.get("workload_compile", True))
     if not compiled:
         note = str(ctx.options.get("workload_skip_reason") or "not compiled")
-    step, compile_s, compiler = b.train_step(loss, weights, x, y, models.LEARNING_RATE,
-                                             compiled=compiled)
+    step, compile_s, compiler = b.train_step(
+        loss, weights, x, y, models.LEARNING_RATE, compiled=compiled
+    )
     if compile_s is not None:
         rec.put("compile_s", single(compile_s, "s"))
     t = measure(step, b.sync, ctx.budget)
@@ -62,17 +63,33 @@ def run(b: Backend, ctx: Context) -> dict[str, Any]:
     if memory is not None:
         rec.put("peak_memory_mb", single(memory / 2**20, "MB"))
     _mm, _op, precision = b.matmul()
-    params = b.params(dtype=dtype, requested_dtype=workload_dtype(ctx), model=model.family,
-                      batch=size, requested_batch=requested, example_shape=list(model.example),
-                      model_size=hardware, parameters=sum(int(_prod(s)) for _n, s in
-                                                          model.params),
-                      flops_per_step=flops, flops_method="analytic: 3 x forward matmul/conv "
-                      "FLOPs (backward = 2 x forward); elementwise work not counted",
-                      compiler=compiler, compiled=compiled, peak_matmul_n=n, memory_measure=memory_kind,
-                      blocks=rec.blocks, note=note, **precision)
+    params = b.params(
+        dtype=dtype,
+        requested_dtype=workload_dtype(ctx),
+        model=model.family,
+        batch=size,
+        requested_batch=requested,
+        example_shape=list(model.example),
+        model_size=hardware,
+        parameters=sum(int(_prod(s)) for _n, s in model.params),
+        flops_per_step=flops,
+        flops_method="analytic: 3 x forward matmul/conv "
+        "FLOPs (backward = 2 x forward); elementwise work not counted",
+        compiler=compiler,
+        compiled=compiled,
+        peak_matmul_n=n,
+        memory_measure=memory_kind,
+        blocks=rec.blocks,
+        note=note,
+        **precision,
+    )
     rtol = 1e-3 if dtype == "float32" else 3e-2
-    check = {"name": f"{model.family} workload: initial loss and FLOPs per step",
-             "values": [initial_loss, flops], "scale": 1.0, "rtol": rtol}
+    check = {
+        "name": f"{model.family} workload: initial loss and FLOPs per step",
+        "values": [initial_loss, flops],
+        "scale": 1.0,
+        "rtol": rtol,
+    }
     return ok(rec.metrics, params, noisy=rec.noisy, check=check)
 
 
