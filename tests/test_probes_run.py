@@ -180,6 +180,36 @@ def test_failed_import_is_skipped_with_the_install_command(
         assert INSTALL["jax"] in probes[("jax", probe)]["reason"]
 
 
+# -- another interpreter (the project's environment) --------------------------------------
+
+
+def test_workers_run_in_the_interpreter_given_with_python(fast: Path) -> None:
+    """The test's own interpreter plays the user's project environment."""
+    run = run_probes("quick", frameworks=["jax"], python=[sys.executable], refresh=True)
+    probes = _by(run)
+    assert probes[("jax", "matmul")]["status"] == "ok"
+    env = run["environment"]
+    (interp,) = env["interpreters"]
+    assert interp["path"] == str(Path(sys.executable).absolute()) and interp["own"] is False
+    assert interp["frameworks"]["jax"] and interp["numpy"]
+    worker = env["frameworks"]["jax"]["worker_python"]
+    assert Path(worker["executable"]).absolute() == Path(sys.executable).absolute()
+    # the worker imported a private copy of the probes package, not the advisor's tree
+    assert not Path(worker["probes_from"]).is_relative_to(ROOT)
+    assert env["frameworks"]["jax"]["interpreter"] == interp["path"]
+
+
+def test_a_bad_interpreter_is_an_error_and_a_good_one_still_runs(fast: Path) -> None:
+    from probes.api import InterpreterError
+
+    with pytest.raises(InterpreterError, match="no such file"):
+        run_probes("quick", frameworks=["jax"], python=["/nonexistent/python"], refresh=True)
+    run = run_probes("quick", frameworks=["jax"], python=["/nonexistent/python", sys.executable],
+                     refresh=True)
+    assert _by(run)[("jax", "matmul")]["status"] == "ok"
+    assert any("no such file" in w for w in run["environment"]["warnings"])
+
+
 # -- cache with real measurements ---------------------------------------------------------
 
 def test_cache_reuse_corruption_and_refresh(fast: Path) -> None:

@@ -1,6 +1,6 @@
 """The Python interpreters the workers run in: ours, or the user's project environment.
 
-A foreign interpreter is asked (in a subprocess, isolated with ``-I``) for its version,
+A foreign interpreter is asked (in a subprocess, ignoring PYTHON* variables) for its version,
 NumPy and the frameworks it has. The workers need only the standard library, NumPy and
 the framework there: a private copy of this package goes on their PYTHONPATH.
 """
@@ -13,6 +13,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,7 +110,8 @@ def inspect(path: str) -> Interpreter:
     spec = {fw: [IMPORT_NAME[fw], list(DISTRIBUTIONS[fw])] for fw in FRAMEWORKS}
     try:
         proc = subprocess.run(
-            [exe, "-I", "-c", _SCRIPT, json.dumps(spec)],
+            [exe, "-E", "-c", _SCRIPT, json.dumps(spec)],
+            cwd=tempfile.gettempdir(),
             capture_output=True,
             text=True,
             timeout=INSPECT_TIMEOUT,

@@ -43,6 +43,7 @@ def environment(
             "build": info.get("build"),
             "import_s": round(float(info["import_s"]), 2) if "import_s" in info else None,
             "interpreter": interp.path if interp is not None else None,
+            "worker_python": info.get("worker_python"),
         }
         if not installed and fw in chosen:
             warnings.append(

@@ -17,6 +17,7 @@ import faulthandler
 import importlib
 import json
 import os
+import platform
 import sys
 import time
 import traceback
@@ -82,6 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         env = {"error": describe(exc)}
     env["import_s"] = time.perf_counter() - start
+    env["worker_python"] = {
+        "executable": sys.executable,
+        "version": platform.python_version(),
+        "probes_from": os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    }
     writer.emit({"event": "env", **env})
     ctx = Context(
         level=args.level,
