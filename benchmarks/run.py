@@ -135,7 +135,24 @@ def bench_probes(skip_standard: bool) -> list[Row]:
                     _ok(secs <= 60 and proc.returncode == 0),
                 )
             )
+            if proc.returncode == 0:
+                rows.extend(standard_figures(json.loads(proc.stdout)))
         rows.extend(bench_matmul_agreement(quick))
+    return rows
+
+
+def standard_figures(run: dict[str, Any]) -> list[Row]:
+    """The workload probe's MFU per framework and the interleaved comparisons (no target)."""
+    rows: list[Row] = []
+    for p in run["probes"]:
+        if p["id"] == "workload" and p["status"] == "ok" and "mfu" in p["metrics"]:
+            mfu = p["metrics"]["mfu"]["median"]
+            rows.append((f"workload MFU, {p['framework']} ({p['params'].get('compiler')})",
+                         f"{mfu:.1%}", "reported", ""))
+    for c in run.get("comparisons", []):
+        rows.append((f"{c['probe']} {c['numerator']}/{c['denominator']}, interleaved",
+                     f"{c['ratio']} ({'distorted' if c['distorted'] else c['verdict']})",
+                     "reported", ""))
     return rows
 
 

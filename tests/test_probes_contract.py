@@ -227,3 +227,53 @@ def test_one_bad_interpreter_among_good_ones_is_a_warning(tmp_path: Path) -> Non
     found, problems = interpreter.resolve([str(tmp_path / "nope"), sys.executable])
     assert [i.path for i in found] == [str(Path(sys.executable).absolute())]
     assert len(problems) == 1 and "no such file" in problems[0]
+
+
+# -- interleaved rounds (fake workers: no framework) --------------------------------------------
+
+
+class _FakeProc:
+    pid = os.getpid()
+
+
+class _FakeWorker:
+    def __init__(self, name: str, seconds: float, calls: list[str]) -> None:
+        self.name, self.seconds, self.calls, self.proc = name, seconds, calls, _FakeProc()
+
+    def round(self, kernel: str, seconds: float, timeout: float) -> list[float] | str:
+        self.calls.append(f"{self.name}:{kernel}")
+        return [self.seconds] * 3
+
+
+def test_rounds_alternate_and_compare_against_pytorch() -> None:
+    from probes.run.rounds import run_rounds
+
+    calls: list[str] = []
+    workers = {"pytorch": _FakeWorker("pytorch", 0.002, calls),
+               "jax": _FakeWorker("jax", 0.001, calls)}
+    plan = load.ThreadPlan(available=2, other_busy=0.0, threads=2)
+    lines: list[str] = []
+    comparisons, log = run_rounds(workers, {"pytorch": ["matmul"], "jax": ["matmul"]}, "quick",
+                                  plan, baseline=0.0, say=lines.append)
+    rounds = catalog.rounds("quick").count
+    matmul_calls = [c.split(":")[0] for c in calls]
+    assert matmul_calls[:4] == ["pytorch", "jax", "jax", "pytorch"]  # A, B, B, A
+    assert len(calls) == 2 * rounds
+    (c,) = comparisons
+    assert (c.numerator, c.denominator, c.ratio) == ("jax", "pytorch", 2.0)
+    assert c.significant and c.rounds == rounds and len(lines) == 1
+    assert not log.errors
+
+
+def test_rounds_are_distorted_when_other_work_takes_the_workers_cpus() -> None:
+    from probes.run.rounds import RoundLog, _judge
+
+    log = RoundLog(other_busy_cpus=1.0, calibration=[100.0, 101.0, 99.0])
+    _judge(log, load.ThreadPlan(available=2, other_busy=0.0, threads=2), baseline=100.0)
+    assert log.reasons and "other processes" in log.reasons[0]
+    slow = RoundLog(other_busy_cpus=0.0, calibration=[50.0, 52.0, 51.0])
+    _judge(slow, load.ThreadPlan(available=2, other_busy=0.0, threads=2), baseline=100.0)
+    assert slow.reasons and "calibration kernel" in slow.reasons[0]
+    fine = RoundLog(other_busy_cpus=0.1, calibration=[98.0, 100.0, 99.0])
+    _judge(fine, load.ThreadPlan(available=2, other_busy=0.0, threads=2), baseline=100.0)
+    assert fine.reasons == []
