@@ -104,11 +104,25 @@ class ThreadPlan:
     load_average: float | None = None
 
     def worker_env(self, user: Mapping[str, str]) -> dict[str, str]:
-        """Variables for the workers; a variable the user set is left as the user set it."""
-        wanted = {name: str(self.threads) for name in THREAD_VARS}
+        """Variables for the workers; a variable the user set is left as the user set it.
+
+        On a free machine nothing is set: each framework keeps its own default pool (for
+        example one thread per physical core); under load the pools shrink to the free CPUs.
+        """
+        wanted = {name: str(self.threads) for name in THREAD_VARS} if self.reduced else {}
         if self.passive:
             wanted.update(PASSIVE_VARS)
         return {k: v for k, v in wanted.items() if k not in user}
+
+    @property
+    def reduced(self) -> bool:
+        """Fewer threads than available CPUs (because of other work)."""
+        return self.threads < self.available
+
+    @property
+    def worker_threads(self) -> int:
+        """The --threads a worker gets: 0 (framework default) unless reduced."""
+        return self.threads if self.reduced else 0
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -122,7 +122,7 @@ def _run_group(
             job.hints,
             options,
             python=job.interpreter.path,
-            threads=job.plan.threads,
+            threads=job.plan.worker_threads,
             cpus=",".join(str(c) for c in job.plan.cpus),
             serve=serve,
         )
