@@ -228,7 +228,7 @@ class Rounds:
     seconds: float
 
 
-ROUNDS = {"quick": Rounds(5, 0.08), "standard": Rounds(6, 0.10), "full": Rounds(10, 0.25)}
+ROUNDS = {"quick": Rounds(5, 0.06), "standard": Rounds(6, 0.10), "full": Rounds(10, 0.25)}
 
 
 def budget(level: str) -> Budget:

@@ -220,17 +220,28 @@ class LiveWorker:
             time.sleep(POLL_SECONDS / 4)
         return f"no answer within {timeout:.0f} s"
 
-    def close(self) -> None:
+    def close(self, grace: float = 5.0) -> None:
         """Ask the worker to exit; kill it (and anything it started) if it does not."""
+        close_all([self], grace)
+
+
+def close_all(workers: list[LiveWorker], grace: float = 1.0) -> None:
+    """Ask every live worker to exit at once (end of stdin), then kill those still running.
+
+    Their results are already in, so a framework's slow teardown costs at most ``grace``.
+    """
+    for worker in workers:
         with contextlib.suppress(OSError, ValueError):
-            if self.proc.stdin is not None:
-                self.proc.stdin.close()
+            if worker.proc.stdin is not None:
+                worker.proc.stdin.close()
+    deadline = time.monotonic() + grace
+    for worker in workers:
         try:
-            self.proc.wait(timeout=5)
+            worker.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            kill_tree(self.proc)
+            kill_tree(worker.proc)
             with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(timeout=5)
+                worker.proc.wait(timeout=5)
 
 
 def _handle(

@@ -17,7 +17,7 @@ from probes.records import Comparison, ProbeRecord, ProbeRun
 from probes.run import cache
 from probes.run.environment import environment
 from probes.run.framework import Job, Outcome, run_framework
-from probes.run.launcher import LiveWorker
+from probes.run.launcher import LiveWorker, close_all
 from probes.run.records import Progress, announce, safe, settled
 from probes.run.rounds import RoundLog, run_rounds
 
@@ -144,8 +144,7 @@ def _measure(
         index_mid = float(index_before["median"])
         comparisons, log = run_rounds(live, kernels, level, plan, index_mid, say)
     finally:
-        for worker in live.values():
-            worker.close()
+        close_all(list(live.values()))
     index_after = benchmark_index()
     warnings.extend(agreement.check_agreement(probes))
     agreement.add_share_of_best(probes)
