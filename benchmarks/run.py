@@ -147,12 +147,23 @@ def standard_figures(run: dict[str, Any]) -> list[Row]:
     for p in run["probes"]:
         if p["id"] == "workload" and p["status"] == "ok" and "mfu" in p["metrics"]:
             mfu = p["metrics"]["mfu"]["median"]
-            rows.append((f"workload MFU, {p['framework']} ({p['params'].get('compiler')})",
-                         f"{mfu:.1%}", "reported", ""))
+            rows.append(
+                (
+                    f"workload MFU, {p['framework']} ({p['params'].get('compiler')})",
+                    f"{mfu:.1%}",
+                    "reported",
+                    "",
+                )
+            )
     for c in run.get("comparisons", []):
-        rows.append((f"{c['probe']} {c['numerator']}/{c['denominator']}, interleaved",
-                     f"{c['ratio']} ({'distorted' if c['distorted'] else c['verdict']})",
-                     "reported", ""))
+        rows.append(
+            (
+                f"{c['probe']} {c['numerator']}/{c['denominator']}, interleaved",
+                f"{c['ratio']} ({'distorted' if c['distorted'] else c['verdict']})",
+                "reported",
+                "",
+            )
+        )
     return rows
 
 
