@@ -134,6 +134,11 @@ class Comparison:
     verdict: str
     threads: int | None = None
 
+    @property
+    def decides(self) -> bool:
+        """May a rule score this difference? Only when significant and not distorted."""
+        return self.significant and not self.distorted
+
     def to_json(self) -> dict[str, Any]:
         return {
             "probe": self.probe,
@@ -153,6 +158,7 @@ class Comparison:
             "reason": self.reason,
             "verdict": self.verdict,
             "threads": self.threads,
+            "decides": self.decides,
         }
 
     @classmethod
@@ -273,6 +279,13 @@ class ProbeRun:
 
     def record(self, probe: str, framework: str) -> ProbeRecord | None:
         return next((p for p in self.probes if p.id == probe and p.framework == framework), None)
+
+    def decisive_ratio(
+        self, probe: str, numerator: str, denominator: str = "pytorch"
+    ) -> float | None:
+        """The compared ratio when it may decide a rule (significant, undistorted), else None."""
+        c = self.comparison(probe, numerator, denominator)
+        return c.ratio if c is not None and c.decides else None
 
     def comparison(self, probe: str, numerator: str, denominator: str) -> Comparison | None:
         return next(

@@ -155,6 +155,7 @@ def test_a_consistent_difference_is_significant() -> None:
         threads=2,
     )
     assert c.significant and not c.distorted and c.ratio == pytest.approx(2.0, rel=0.05)
+    assert c.decides and c.to_json()["decides"] is True
     assert c.interval is not None and c.interval[0] > 1.1 and c.sign_agreement == 1.0
     assert Comparison.from_json(json.loads(json.dumps(c.to_json()))) == c
 
@@ -199,6 +200,9 @@ def test_a_distorted_comparison_says_why() -> None:
         threads=1,
     )
     assert c.distorted and c.reason and c.verdict.startswith("not compared")
+    assert c.significant and not c.decides  # a clear ratio, but the machine was too busy
+    run = ProbeRun("standard", ["pytorch", "jax"], [], Environment.from_json({}), [c])
+    assert run.decisive_ratio("train_step", "jax") is None
 
 
 def test_bootstrap_is_repeatable() -> None:
