@@ -71,12 +71,12 @@ def bench_recommend_none(example: str) -> list[Row]:
 
 
 def bench_sensitivity() -> list[Row]:
-    from advisor.conditions import build_context
-    from advisor.engine import criterion_weights, evaluate
-    from advisor.facts import Facts
-    from advisor.profile_io import list_examples, load_profile
-    from advisor.rules import load_ruleset
-    from advisor.sensitivity import analyse
+    from advisor.decide.conditions import build_context
+    from advisor.decide.scoring import criterion_weights, evaluate
+    from advisor.model.facts import Facts
+    from advisor.io.profiles import list_examples, load_profile
+    from advisor.decide.rules import load_ruleset
+    from advisor.decide.sensitivity import analyse
 
     ruleset = load_ruleset()
     worst, worst_name = 0.0, ""
@@ -224,11 +224,12 @@ def bench_matmul_agreement(quick: dict[str, Any]) -> list[Row]:
 
 
 def bench_engine_scaling() -> list[Row]:
-    from advisor.conditions import build_context, parse_condition
-    from advisor.engine import criterion_weights, evaluate
-    from advisor.facts import Facts
-    from advisor.profile import Profile
-    from advisor.rules import Criterion, Evidence, Rule, RuleExamples, RuleSet, load_ruleset
+    from advisor.decide.conditions import build_context, parse_condition
+    from advisor.decide.scoring import criterion_weights, evaluate
+    from advisor.model.facts import Facts
+    from advisor.model.profile import Profile
+    from advisor.decide.rules import Rule, RuleSet, load_ruleset
+    from advisor.model.rulepack import Evidence, RuleExamples
 
     core = load_ruleset()
     rng = random.Random(0)
@@ -266,7 +267,7 @@ def bench_engine_scaling() -> list[Row]:
         rules = []
         for i in range(n):
             when = rng.choice(shapes)()
-            crit = rng.choice(list(Criterion))
+            crit = rng.choice([c.id for c in core.meta.criteria])
             rules.append(
                 Rule(
                     id=f"BEN{i % 1000:03d}",
