@@ -72,11 +72,11 @@ def bench_recommend_none(example: str) -> list[Row]:
 
 def bench_sensitivity() -> list[Row]:
     from advisor.decide.conditions import build_context
-    from advisor.decide.scoring import criterion_weights, evaluate
-    from advisor.model.facts import Facts
-    from advisor.io.profiles import list_examples, load_profile
     from advisor.decide.rules import load_ruleset
+    from advisor.decide.scoring import criterion_weights, evaluate
     from advisor.decide.sensitivity import analyse
+    from advisor.io.profiles import list_examples, load_profile
+    from advisor.model.facts import Facts
 
     ruleset = load_ruleset()
     worst, worst_name = 0.0, ""
@@ -225,10 +225,10 @@ def bench_matmul_agreement(quick: dict[str, Any]) -> list[Row]:
 
 def bench_engine_scaling() -> list[Row]:
     from advisor.decide.conditions import build_context, parse_condition
+    from advisor.decide.rules import Rule, RuleSet, load_ruleset
     from advisor.decide.scoring import criterion_weights, evaluate
     from advisor.model.facts import Facts
     from advisor.model.profile import Profile
-    from advisor.decide.rules import Rule, RuleSet, load_ruleset
     from advisor.model.rulepack import Evidence, RuleExamples
 
     core = load_ruleset()
