@@ -121,7 +121,7 @@ def citation_problems(
     Rules loaded from ``core`` (default: the bundled pack) must date and cite each
     evidence entry; other rules only need what they give to be valid.
     """
-    core_dir = str(core or core_pack_dir())
+    core_dir = (core or core_pack_dir()).resolve()
     lines = _Lines(ruleset)
     problems: list[Problem] = []
     for c in ruleset.meta.criteria:
@@ -130,7 +130,8 @@ def citation_problems(
                 Problem("pack.yaml", None, f"criterion {c.id}", "claim_id", _undefined(c.claim_id))
             )
     for rule in ruleset.rules:
-        strict = ruleset.sources.get(rule.id, "").startswith(core_dir)
+        source = ruleset.sources.get(rule.id)
+        strict = source is not None and Path(source).resolve().parent == core_dir
         for i, e in enumerate(rule.evidence):
             found: list[tuple[str, str]] = []
             if e.checked is None and strict:
