@@ -8,6 +8,8 @@ probes restructuring lands.
 
 from __future__ import annotations
 
+import importlib.util
+
 from advisor.decide.rules import load_ruleset
 from advisor.frameworks import FRAMEWORKS, REGISTRY
 from advisor.model.facts import Facts, PerFramework
@@ -49,12 +51,14 @@ def test_questions_ask_each_framework_experience() -> None:
 
 
 def test_probe_backends_match_the_registry() -> None:
-    from probes import plan, worker
+    from probes import catalog
 
     backends = {spec.probe_backend: spec for spec in REGISTRY}
-    assert set(plan.FRAMEWORKS) == set(backends)
-    assert set(worker.MODULES) == set(backends)
+    assert set(catalog.FRAMEWORKS) == set(backends)
     for backend, spec in backends.items():
-        assert plan.IMPORT_NAME[backend] == spec.import_name
-        assert tuple(plan.DISTRIBUTIONS[backend]) == spec.distributions
-        assert plan.INSTALL[backend] == spec.install
+        assert catalog.IMPORT_NAME[backend] == spec.import_name
+        assert tuple(catalog.DISTRIBUTIONS[backend]) == spec.distributions
+        assert catalog.INSTALL[backend] == spec.install
+    for fw in catalog.FRAMEWORK_SPECS:
+        assert importlib.util.find_spec(fw.backend) is not None, f"no backend module {fw.backend}"
+        assert fw.label == next(s.display for s in REGISTRY if s.probe_backend == fw.id)

@@ -8,6 +8,7 @@ the examples, regenerate them and review the diff:
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import json
 import os
@@ -30,6 +31,8 @@ HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures"
 GOLDEN = HERE / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+# the day the reports are rendered on: the staleness warning must not depend on the clock
+REPORT_DAY = dt.date(2026, 11, 30)
 SECTIONS = [
     "1. Verdict",
     "2. Recommended stack and first steps",
@@ -70,6 +73,7 @@ def render(
         fmt=fmt,
         profile_path=shown_path or str(profile_path),
         probe_level=level or ("quick" if probes else "none"),
+        today=REPORT_DAY,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from advisor.decide.citations import load_snapshot
 from advisor.decide.rules import Rule, RuleSet
 from advisor.io.safe_yaml import dump_yaml
 
@@ -33,6 +34,13 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
         link = f" <{e.url}>" if e.url else ""
         lines.append(f"- {e.title}, {e.source}, {e.year}{mark}.{link}")
         lines.append(f"  Claim: {e.claim}")
+        cited = [f"Checked {e.checked}" if e.checked else "Never checked"]
+        if e.ref:
+            cited.append(f"ref {e.ref}")
+        release = load_snapshot().release_text(e.ref[4:]) if e.ref and e.ref[:4] == "PKG:" else None
+        if release:
+            cited.append(release)
+        lines.append(f"  {'; '.join(cited)}.")
         if e.superseded_by:
             lines.append(f"  Superseded by: {e.superseded_by}")
     lines += [

@@ -1,14 +1,15 @@
-"""What every framework's probes share in the child: context and result shapes."""
+"""What every probe shares in the worker: its context, result shapes and the Recorder."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from probes.plan import Budget
-from probes.stats import Metric
-from probes.timing import Timing
+from probes.catalog import Budget
+from probes.measure.stats import Metric
+from probes.measure.timing import Timing
 
 MATMUL_N = 1000  # the article's experiment
 SWEEP_SIZES = (256, 512, 2000)
@@ -21,6 +22,15 @@ MAX_CPU_BATCH = 512  # larger workload batches are capped on CPU to keep the pro
 
 
 @dataclass
+class Kernel:
+    """One call a probe leaves behind, to be timed again in interleaved comparison rounds."""
+
+    call: Callable[[], Any]
+    sync: Callable[[Any], Any]
+    block: int = 1
+
+
+@dataclass
 class Context:
     """What a probe needs to know about the run."""
 
@@ -28,6 +38,7 @@ class Context:
     budget: Budget
     workload: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    kernels: dict[str, Kernel] = field(default_factory=dict)  # kept for interleaved rounds
 
     @property
     def standard(self) -> bool:
@@ -55,16 +66,27 @@ def ok(
     return result
 
 
-def failed(reason: str, metrics: dict[str, Metric] | None = None,
-           params: dict[str, Any] | None = None) -> dict[str, Any]:
+def failed(
+    reason: str, metrics: dict[str, Metric] | None = None, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A probe that ran but whose result is wrong or unusable."""
-    return {"status": "failed", "reason": reason, "metrics": metrics or {},
-            "params": params or {}, "noisy": False}
+    return {
+        "status": "failed",
+        "reason": reason,
+        "metrics": metrics or {},
+        "params": params or {},
+        "noisy": False,
+    }
 
 
 def skipped(reason: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"status": "skipped", "reason": reason, "metrics": {}, "params": params or {},
-            "noisy": False}
+    return {
+        "status": "skipped",
+        "reason": reason,
+        "metrics": {},
+        "params": params or {},
+        "noisy": False,
+    }
 
 
 class Recorder:
@@ -88,15 +110,20 @@ class Recorder:
             self.noisy.append(name)
         return m
 
-    def train_step(self, t: Timing, *, size: int, family: str, dtype_name: str,
-                   initial_loss: float) -> dict[str, Any]:
+    def train_step(
+        self, t: Timing, *, size: int, family: str, dtype_name: str, initial_loss: float
+    ) -> dict[str, Any]:
         """Record a training step's timings; return the cross-framework loss check."""
         self.time("step_ms", t, 1e3, "ms")
         self.rate("steps_per_s", t, 1.0, "steps/s")
         self.rate("examples_per_s", t, float(size), "examples/s")
         rtol = 1e-3 if dtype_name == "float32" else 3e-2
-        return {"name": f"{family} initial loss", "values": [initial_loss], "scale": 1.0,
-                "rtol": rtol}
+        return {
+            "name": f"{family} initial loss",
+            "values": [initial_loss],
+            "scale": 1.0,
+            "rtol": rtol,
+        }
 
     def _add(self, name: str, m: Metric, timing: Timing) -> Metric:
         self.blocks[name] = timing.block
@@ -126,3 +153,15 @@ def workload_dtype(ctx: Context) -> str:
 def model_family(ctx: Context) -> str:
     family = str(ctx.workload.get("model_family") or "mlp")
     return family if family in ("mlp", "cnn", "transformer", "rnn") else "mlp"
+
+
+def max_rss_bytes() -> float | None:
+    """Peak resident memory of this process in bytes (None where unknown)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    import sys
+
+    kib = float(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    return kib if sys.platform == "darwin" else kib * 1024.0  # macOS reports bytes

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from probes.plan import Budget
-from probes.stats import Metric, metric, quartiles, rel_iqr
+from probes.catalog import NOISE_THRESHOLD, Budget
+from probes.measure.stats import Metric, metric, quartiles, rel_iqr
 
 MIN_BLOCK_SECONDS = 1e-3  # a block is at least this long ...
 OVERHEAD_FACTOR = 1e4  # ... and at least this many times the timer's own overhead
@@ -40,7 +40,7 @@ class Timing:
 
     @property
     def noisy(self) -> bool:
-        return rel_iqr(self.per_call) >= 0.10
+        return rel_iqr(self.per_call) >= NOISE_THRESHOLD
 
     def seconds(self, unit: str = "s", scale: float = 1.0) -> Metric:
         """Time per call as a metric (``scale`` 1e3 with unit 'ms' for milliseconds)."""
@@ -100,8 +100,9 @@ def measure(call: Callable[[], Any], sync: Callable[[Any], Any], budget: Budget)
         steady = len(samples) >= budget.min_reps and rel_iqr(samples) < budget.target_rel_iqr
         if elapsed >= budget.min_time and steady:
             break
-    return Timing(per_call=samples, block=count, overhead=overhead,
-                  warmup_calls=warmup_calls, capped=capped)
+    return Timing(
+        per_call=samples, block=count, overhead=overhead, warmup_calls=warmup_calls, capped=capped
+    )
 
 
 def fixed_blocks(run_block: Callable[[int], float], count: int, reps: int) -> list[float]:
@@ -110,5 +111,36 @@ def fixed_blocks(run_block: Callable[[int], float], count: int, reps: int) -> li
 
 
 def samples_noisy(samples: Sequence[float]) -> bool:
-    """True when IQR/median is 10% or more."""
-    return rel_iqr(samples) >= 0.10
+    """True when IQR/median is at or above the noise threshold."""
+    return rel_iqr(samples) >= NOISE_THRESHOLD
+
+
+def window(
+    call: Callable[[], Any], sync: Callable[[Any], Any], seconds: float, block: int
+) -> list[float]:
+    """Per-call seconds of blocks of ``block`` calls, taken for about ``seconds`` (one round).
+
+    Used for interleaved comparisons: the caller sizes the block once, then every round
+    of every framework takes blocks for the same wall time.
+    """
+    clock = time.perf_counter
+    samples: list[float] = []
+    end = clock() + seconds
+    while not samples or clock() < end:
+        start = clock()
+        for _ in range(block):
+            sync(call())
+        samples.append((clock() - start) / block)
+    return samples
+
+
+def block_size(call: Callable[[], Any], sync: Callable[[Any], Any]) -> int:
+    """Calls per block so that one block lasts at least MIN_BLOCK_SECONDS (after a warm-up)."""
+    clock = time.perf_counter
+    for _ in range(2):
+        sync(call())
+    start = clock()
+    sync(call())
+    first = clock() - start
+    target = max(MIN_BLOCK_SECONDS, timer_overhead() * OVERHEAD_FACTOR)
+    return max(1, math.ceil(target / max(first, 1e-9)))

@@ -7,7 +7,7 @@ Weak-scaling efficiency = step time on one device / step time on N devices.
 
 On a CPU the N devices are host devices made by
 ``XLA_FLAGS=--xla_force_host_platform_device_count=N`` (the parent sets it). Across
-hosts, run ``python -m probes.scale_jax --coordinator HOST:PORT --num-processes P
+hosts, run ``python -m probes.backends.scale_jax --coordinator HOST:PORT --num-processes P
 --process-id I`` on every host (see docs/probes.md); it calls jax.distributed.initialize.
 """
 
@@ -20,10 +20,10 @@ import os
 import sys
 from typing import Any
 
-from probes.common import Context, cpu_threads_available, ok, skipped
-from probes.plan import LEVELS, Budget, budget
-from probes.stats import exact, metric, ratio
-from probes.timing import measure, samples_noisy
+from probes.catalog import LEVELS, Budget, budget
+from probes.measure.timing import measure
+from probes.suite.common import Context, cpu_threads_available, ok, skipped
+from probes.suite.scale import scaling_metrics
 
 DEFAULT_BATCH = 64
 
@@ -48,14 +48,15 @@ def measure_scale(plan: Budget, batch: int) -> dict[str, Any]:
     import numpy as np
     from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-    from probes import workloads as W
-    from probes.fw_jax import make_step
+    from probes.backends.jax_backend import JaxBackend, make_step
+    from probes.suite import data as W
+    from probes.suite import models
 
     devices = jax.devices()
     n = len(devices)
     spec = W.spec("mlp")
     weights = W.init_params(spec)
-    step = make_step("mlp")
+    step = make_step(models.loss(JaxBackend(), spec), models.LEARNING_RATE)
 
     # One device alone, per-device batch.
     local = jax.local_devices()[0]
@@ -83,8 +84,13 @@ def measure_scale(plan: Budget, batch: int) -> dict[str, Any]:
 
     pn = [place(w, replicated) for w in weights]
     xs, ys = place(xg, split), place(yg, split)
-    sharded = jax.jit(step, in_shardings=(replicated, split, split),
-                      out_shardings=(replicated, replicated)).lower(pn, xs, ys).compile()
+    sharded = (
+        jax.jit(
+            step, in_shardings=(replicated, split, split), out_shardings=(replicated, replicated)
+        )
+        .lower(pn, xs, ys)
+        .compile()
+    )
     staten = [pn]
 
     def calln() -> Any:
@@ -97,8 +103,9 @@ def measure_scale(plan: Budget, batch: int) -> dict[str, Any]:
         per_step = max(t1.median, 1e-6)
         count = max(1, math.ceil(2e-2 / per_step))
         reps = max(plan.min_reps, min(200, math.ceil(plan.min_time / (count * per_step))))
-        count, reps = (int(v) for v in multihost_utils.broadcast_one_to_all(
-            np.array([count, reps])))
+        count, reps = (
+            int(v) for v in multihost_utils.broadcast_one_to_all(np.array([count, reps]))
+        )
         for _ in range(3):
             jax.block_until_ready(calln())
         tn_samples = []
@@ -112,59 +119,66 @@ def measure_scale(plan: Budget, batch: int) -> dict[str, Any]:
     else:
         tn_samples = measure(calln, jax.block_until_ready, plan).per_call
     loss = float(jnp.asarray(calln()).astype(jnp.float32))
-    step_1 = metric([t * 1e3 for t in t1.per_call], "ms")
-    step_n = metric([t * 1e3 for t in tn_samples], "ms")
-    metrics = {
-        "efficiency": ratio(step_1, step_n, "ratio"),
-        "devices": exact(n, "devices"),
-        "step_ms_1": step_1,
-        "step_ms_n": step_n,
-        "examples_per_s_n": metric([n * batch / t for t in tn_samples], "examples/s"),
-    }
-    noisy = [name for name, s in (("step_ms_1", t1.per_call), ("step_ms_n", tn_samples))
-             if samples_noisy(s)]
+    metrics, noisy = scaling_metrics(t1.per_call, tn_samples, n, batch)
     platform = devices[0].platform
     params: dict[str, Any] = {
         "engine": "jax.jit with NamedSharding over a Mesh('data')",
-        "device": platform, "devices": n, "processes": jax.process_count(),
-        "model": "MLP 784-512-512-10, SGD", "dtype": "float32",
-        "per_device_batch": batch, "global_batch": batch * n,
+        "device": platform,
+        "devices": n,
+        "processes": jax.process_count(),
+        "model": "MLP 784-512-512-10, SGD",
+        "dtype": "float32",
+        "per_device_batch": batch,
+        "global_batch": batch * n,
         "threads": cpu_threads_available() if platform == "cpu" else None,
         "xla_flags": os.environ.get("XLA_FLAGS", ""),
         "efficiency": "weak scaling: step time on one device alone / step time with all "
-                      "devices (same per-device batch)",
+        "devices (same per-device batch)",
         "final_loss": loss,
     }
     if platform == "cpu":
-        params["note"] = ("CPU: the devices are host devices "
-                          "(--xla_force_host_platform_device_count) sharing the same cores; "
-                          "the figure shows the cost of sharding on this CPU, not the gain of "
-                          "real accelerators")
+        params["note"] = (
+            "CPU: the devices are host devices "
+            "(--xla_force_host_platform_device_count) sharing the same cores; "
+            "the figure shows the cost of sharding on this CPU, not the gain of "
+            "real accelerators"
+        )
     return {"metrics": metrics, "params": params, "noisy_metrics": noisy}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the measurement by hand, on one host or (with a coordinator) across hosts."""
-    parser = argparse.ArgumentParser(prog="python -m probes.scale_jax")
+    parser = argparse.ArgumentParser(prog="python -m probes.backends.scale_jax")
     parser.add_argument("--coordinator", help="HOST:PORT of process 0 (multi-host)")
     parser.add_argument("--num-processes", type=int)
     parser.add_argument("--process-id", type=int)
-    parser.add_argument("--auto", action="store_true",
-                        help="jax.distributed.initialize() with no arguments (TPU pods, SLURM)")
-    parser.add_argument("--cpu-devices", type=int, default=0,
-                        help="on a CPU host, split it into this many host devices")
+    parser.add_argument(
+        "--auto",
+        action="store_true",
+        help="jax.distributed.initialize() with no arguments (TPU pods, SLURM)",
+    )
+    parser.add_argument(
+        "--cpu-devices",
+        type=int,
+        default=0,
+        help="on a CPU host, split it into this many host devices",
+    )
     parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, help="per-device batch")
     parser.add_argument("--level", default="full", choices=LEVELS)
     args = parser.parse_args(argv)
     if args.cpu_devices:
         flags = os.environ.get("XLA_FLAGS", "")
         os.environ["XLA_FLAGS"] = (
-            f"{flags} --xla_force_host_platform_device_count={args.cpu_devices}".strip())
+            f"{flags} --xla_force_host_platform_device_count={args.cpu_devices}".strip()
+        )
     import jax
 
     if args.coordinator:
-        jax.distributed.initialize(coordinator_address=args.coordinator,
-                                   num_processes=args.num_processes, process_id=args.process_id)
+        jax.distributed.initialize(
+            coordinator_address=args.coordinator,
+            num_processes=args.num_processes,
+            process_id=args.process_id,
+        )
     elif args.auto:
         jax.distributed.initialize()
     result = measure_scale(budget(args.level), args.batch)

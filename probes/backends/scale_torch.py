@@ -8,7 +8,7 @@ efficiency = step time alone / step time with N devices (1.0 is perfect).
 Across nodes, start it yourself on every node (see docs/probes.md)::
 
     torchrun --nnodes 2 --nproc-per-node 8 --rdzv-backend c10d \\
-        --rdzv-endpoint HOST:29500 -m probes.scale_torch
+        --rdzv-endpoint HOST:29500 -m probes.backends.scale_torch
 
 Rank 0 prints the result as JSON on stdout (or writes it to --out).
 """
@@ -25,10 +25,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from probes.common import Context, cpu_threads_available, failed, ok, skipped
-from probes.plan import LEVELS, budget, timeout_for
-from probes.stats import exact, metric, ratio
-from probes.timing import measure, samples_noisy
+from probes.catalog import LEVELS, budget, timeout_for
+from probes.measure.timing import measure
+from probes.suite.common import Context, cpu_threads_available, failed, ok, skipped
+from probes.suite.scale import scaling_metrics
 
 DEFAULT_BATCH = 64
 
@@ -43,14 +43,32 @@ def run_local(ctx: Context, accelerators: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="advisor-ddp-") as tmp:
         out = Path(tmp) / "result.json"
         log = Path(tmp) / "torchrun.log"
-        command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nnodes=1",
-                   f"--nproc-per-node={devices}", "-m", "probes.scale_torch",
-                   "--out", str(out), "--level", ctx.level, "--batch", str(batch)]
+        command = [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--standalone",
+            "--nnodes=1",
+            f"--nproc-per-node={devices}",
+            "-m",
+            "probes.backends.scale_torch",
+            "--out",
+            str(out),
+            "--level",
+            ctx.level,
+            "--batch",
+            str(batch),
+        ]
         with open(log, "wb") as handle:
             try:
-                proc = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=handle,
-                                      stderr=subprocess.STDOUT, check=False,
-                                      timeout=max(10.0, timeout_for("scale", ctx.level) - 15))
+                proc = subprocess.run(
+                    command,
+                    stdin=subprocess.DEVNULL,
+                    stdout=handle,
+                    stderr=subprocess.STDOUT,
+                    check=False,
+                    timeout=max(10.0, timeout_for("scale", ctx.level) - 15),
+                )
             except subprocess.TimeoutExpired:
                 return failed(f"torchrun did not finish in time; log: {_tail(log)}")
         if proc.returncode != 0 or not out.exists():
@@ -70,7 +88,7 @@ def _tail(path: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """One rank of the DDP measurement (started by torchrun)."""
-    parser = argparse.ArgumentParser(prog="torchrun ... -m probes.scale_torch")
+    parser = argparse.ArgumentParser(prog="torchrun ... -m probes.backends.scale_torch")
     parser.add_argument("--out", help="file for rank 0's JSON result (default: stdout)")
     parser.add_argument("--level", default="full", choices=LEVELS)
     parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, help="per-device batch")
@@ -91,7 +109,7 @@ def _measure(level: str, batch: int) -> dict[str, Any] | None:
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel as DDP
 
-    from probes import workloads as W
+    from probes.suite import data as W
 
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     local_rank = int(os.environ.get("LOCAL_RANK", "0"))
@@ -182,32 +200,28 @@ def _measure(level: str, batch: int) -> dict[str, Any] | None:
     dist.destroy_process_group()
     if rank != 0:
         return None
-    step_1 = metric([t * 1e3 for t in t1_samples], "ms")
-    step_n = metric([t * 1e3 for t in tn_samples], "ms")
-    metrics = {
-        "efficiency": ratio(step_1, step_n, "ratio"),
-        "devices": exact(world, "devices"),
-        "step_ms_1": step_1,
-        "step_ms_n": step_n,
-        "examples_per_s_n": metric([world * batch / t for t in tn_samples], "examples/s"),
-    }
-    noisy = [name for name, samples in (("step_ms_1", t1_samples), ("step_ms_n", tn_samples))
-             if samples_noisy(samples)]
+    metrics, noisy = scaling_metrics(t1_samples, tn_samples, world, batch)
     params = {
         "engine": "torch.nn.parallel.DistributedDataParallel",
-        "backend": backend, "device": str(device), "world_size": world,
+        "backend": backend,
+        "device": str(device),
+        "world_size": world,
         "nodes": world // max(local_world, 1),
         "threads": torch.get_num_threads() if device.type == "cpu" else None,
-        "model": "MLP 784-512-512-10, SGD", "dtype": "float32",
-        "per_device_batch": batch, "global_batch": batch * world,
+        "model": "MLP 784-512-512-10, SGD",
+        "dtype": "float32",
+        "per_device_batch": batch,
+        "global_batch": batch * world,
         "efficiency": "weak scaling: step time on one device alone / step time with all "
-                      "devices (same per-device batch)",
+        "devices (same per-device batch)",
         "blocks": count,
     }
     if device.type == "cpu":
-        params["note"] = ("CPU: each rank is a process with 1/N of the cores; the figure shows "
-                          "the cost of gradient all-reduce and shared memory bandwidth, "
-                          "not the gain of real accelerators")
+        params["note"] = (
+            "CPU: each rank is a process with 1/N of the cores; the figure shows "
+            "the cost of gradient all-reduce and shared memory bandwidth, "
+            "not the gain of real accelerators"
+        )
     return {"metrics": metrics, "params": params, "noisy_metrics": noisy}
 
 

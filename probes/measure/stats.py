@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 import statistics
 from collections.abc import Sequence
 from typing import Any
@@ -57,6 +58,21 @@ def ratio(numerator: Metric, denominator: Metric, unit: str) -> Metric:
     rel = math.hypot(_rel(numerator), _rel(denominator))
     n = min(int(numerator["n"]), int(denominator["n"]))
     return {"median": round_sig(value), "iqr": round_sig(abs(value) * rel), "n": n, "unit": unit}
+
+
+def bootstrap_median(
+    values: Sequence[float], *, confidence: float = 0.95, resamples: int = 2000, seed: int = 0
+) -> tuple[float, float]:
+    """A percentile bootstrap interval of the median of ``values`` (seeded: repeatable)."""
+    data = [float(v) for v in values]
+    if len(data) < 2:
+        return (data[0], data[0]) if data else (math.nan, math.nan)
+    rng = random.Random(seed)
+    medians = sorted(statistics.median(rng.choices(data, k=len(data))) for _ in range(resamples))
+    tail = (1.0 - confidence) / 2
+    lo = medians[int(tail * (resamples - 1))]
+    hi = medians[round((1.0 - tail) * (resamples - 1))]
+    return lo, hi
 
 
 def _rel(m: Metric) -> float:

@@ -1,4 +1,4 @@
-"""Cached probe runs, keyed by machine, framework versions, probe version and level.
+"""Cached probe runs, keyed by machine, interpreters, framework versions, catalog and level.
 
 Files live in $ADVISOR_CACHE_DIR, else $XDG_CACHE_HOME/advisor, else ~/.cache/advisor;
 the folder is created 0700 and files are written 0600, atomically (temp file + rename).
@@ -18,8 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from probes import PROBE_VERSION
-from probes.hostinfo import accelerator_hints, cpuinfo, env_vars, memory_gb, os_info
+from probes import PROBE_VERSION, catalog
+from probes.env.host import accelerator_hints, cpuinfo, env_vars, memory_gb, os_info
 
 CACHE_ENV = "ADVISOR_CACHE_DIR"
 FORMAT = 1
@@ -44,15 +44,26 @@ def ensure_dir(path: Path) -> Path:
     return path
 
 
-def cache_key(level: str, frameworks: list[str], versions: Mapping[str, str | None],
-              workload: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Everything a cached figure depends on."""
+def cache_key(
+    level: str,
+    frameworks: list[str],
+    versions: Mapping[str, str | None],
+    workload: Mapping[str, Any] | None,
+    interpreters: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Everything a cached figure depends on.
+
+    ``interpreters`` maps each framework to the interpreter its worker runs in (path,
+    Python version, NumPy); the probe catalog and the measuring code enter through
+    ``catalog.fingerprint()``, so a changed probe never reuses old figures.
+    """
     import platform
 
     cpu = cpuinfo()
     key: dict[str, Any] = {
         "format": FORMAT,
         "probe_version": PROBE_VERSION,
+        "catalog": catalog.fingerprint(),
         "level": level,
         "frameworks": sorted(frameworks),
         "versions": dict(sorted(versions.items())),
@@ -70,6 +81,8 @@ def cache_key(level: str, frameworks: list[str], versions: Mapping[str, str | No
         },
         "env": env_vars(),
     }
+    if interpreters:
+        key["interpreters"] = dict(sorted(interpreters.items()))
     if level != "quick" and workload:
         key["workload"] = dict(sorted(workload.items()))
     return key

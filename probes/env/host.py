@@ -11,19 +11,57 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from probes.plan import DISTRIBUTIONS, FRAMEWORKS, IMPORT_NAME, hidden_frameworks
+from probes.catalog import DISTRIBUTIONS, FRAMEWORKS, IMPORT_NAME, hidden_frameworks
 
 # CPU flags that matter for these workloads (x86 vector/matrix units, Arm SIMD).
 INTERESTING_FLAGS = (
-    "sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
-    "avx512_bf16", "avx512_fp16", "avx_vnni", "amx_tile", "amx_bf16", "amx_int8", "amx_fp16",
-    "asimd", "sve", "sve2", "bf16", "i8mm",
+    "sse4_2",
+    "avx",
+    "avx2",
+    "fma",
+    "f16c",
+    "avx512f",
+    "avx512bw",
+    "avx512vl",
+    "avx512_vnni",
+    "avx512_bf16",
+    "avx512_fp16",
+    "avx_vnni",
+    "amx_tile",
+    "amx_bf16",
+    "amx_int8",
+    "amx_fp16",
+    "asimd",
+    "sve",
+    "sve2",
+    "bf16",
+    "i8mm",
 )
-ENV_PREFIXES = ("JAX_", "XLA_", "OMP_", "MKL_", "KMP_", "OPENBLAS_", "TORCH", "PYTORCH_",
-                "TF_CPP_", "TF_ENABLE_", "TF_XLA_", "TF_GPU_", "TF_FORCE_", "TF_NUM_",
-                "TF_DETERMINISTIC_OPS", "TF_USE_LEGACY_KERAS", "KERAS_BACKEND",
-                "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
-                "NCCL_", "TPU_", "ADVISOR_PROBE_")
+ENV_PREFIXES = (
+    "JAX_",
+    "XLA_",
+    "OMP_",
+    "MKL_",
+    "KMP_",
+    "OPENBLAS_",
+    "TORCH",
+    "PYTORCH_",
+    "TF_CPP_",
+    "TF_ENABLE_",
+    "TF_XLA_",
+    "TF_GPU_",
+    "TF_FORCE_",
+    "TF_NUM_",
+    "TF_DETERMINISTIC_OPS",
+    "TF_USE_LEGACY_KERAS",
+    "KERAS_BACKEND",
+    "CUDA_VISIBLE_DEVICES",
+    "HIP_VISIBLE_DEVICES",
+    "ROCR_VISIBLE_DEVICES",
+    "NCCL_",
+    "TPU_",
+    "ADVISOR_PROBE_",
+)
 SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "KEY", "CREDENTIAL")
 
 
@@ -57,15 +95,48 @@ def cpuinfo() -> dict[str, Any]:
         "cores": len(cores) or logical,
         "logical_cpus": logical,
         "available_cpus": available_cpus(),
+        "affinity": affinity(),
+        "cpu_quota": cpu_quota(),
         "arch": platform.machine(),
     }
 
 
-def available_cpus() -> int:
+def affinity() -> list[int]:
+    """The CPUs this process may run on."""
     try:
-        return len(os.sched_getaffinity(0))
+        return sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        return os.cpu_count() or 1
+        return list(range(os.cpu_count() or 1))
+
+
+def cpu_quota() -> float | None:
+    """CPUs' worth of time the cgroup allows (cgroup v2 cpu.max, or v1 cfs quota); None: no cap."""
+    for quota_file, period_file in (
+        ("/sys/fs/cgroup/cpu.max", None),
+        ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu/cpu.cfs_period_us"),
+    ):
+        try:
+            text = Path(quota_file).read_text(encoding="ascii").split()
+            if period_file is None:
+                quota, period = text[0], text[1]
+            else:
+                quota, period = text[0], Path(period_file).read_text(encoding="ascii").strip()
+        except (OSError, IndexError):
+            continue
+        if quota in ("max", "-1"):
+            return None
+        try:
+            return max(float(quota) / float(period), 0.01)
+        except (ValueError, ZeroDivisionError):
+            return None
+    return None
+
+
+def available_cpus() -> int:
+    """CPUs this process can really use: its affinity, capped by the cgroup's quota."""
+    count = len(affinity())
+    quota = cpu_quota()
+    return max(1, min(count, int(quota + 0.5))) if quota is not None else count
 
 
 def memory_gb() -> float | None:
@@ -83,13 +154,20 @@ def memory_gb() -> float | None:
 
 
 def os_info() -> dict[str, Any]:
-    return {"system": platform.system(), "release": platform.release(),
-            "platform": platform.platform(), "machine": platform.machine()}
+    return {
+        "system": platform.system(),
+        "release": platform.release(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+    }
 
 
 def python_info() -> dict[str, Any]:
-    return {"version": platform.python_version(),
-            "implementation": platform.python_implementation(), "executable": sys.executable}
+    return {
+        "version": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "executable": sys.executable,
+    }
 
 
 def env_vars() -> dict[str, str]:
@@ -123,8 +201,9 @@ def is_installed(framework: str) -> bool:
 
 def installed_versions() -> dict[str, str | None]:
     """{framework: version or None when not installed}."""
-    return {fw: (framework_version(fw) or "unknown") if is_installed(fw) else None
-            for fw in FRAMEWORKS}
+    return {
+        fw: (framework_version(fw) or "unknown") if is_installed(fw) else None for fw in FRAMEWORKS
+    }
 
 
 def accelerator_hints() -> dict[str, Any]:

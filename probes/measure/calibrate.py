@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import time
 
-from probes.stats import quartiles, rel_iqr, round_sig
+from probes.catalog import NOISE_THRESHOLD
+from probes.measure.stats import quartiles, rel_iqr, round_sig
 
 LOOP = 50_000  # iterations per sample (a few ms)
 SAMPLES = 15
 SLOW_INDEX = 5_000.0  # below this many loop iterations per ms the machine is judged slow
-NOISY_REL_IQR = 0.10
 
 
 def _loop(count: int) -> int:
@@ -35,5 +35,17 @@ def benchmark_index(samples: int = SAMPLES) -> dict[str, float | int | bool]:
         rates.append(LOOP / ((time.perf_counter() - start) * 1e3))
     q1, median, q3 = quartiles(rates)
     spread = rel_iqr(rates)
-    return {"median": round_sig(median, 4), "iqr": round_sig(q3 - q1, 3), "n": len(rates),
-            "noisy": spread >= NOISY_REL_IQR, "slow": median < SLOW_INDEX}
+    return {
+        "median": round_sig(median, 4),
+        "iqr": round_sig(q3 - q1, 3),
+        "n": len(rates),
+        "noisy": spread >= NOISE_THRESHOLD,
+        "slow": median < SLOW_INDEX,
+    }
+
+
+def calibration_rate(loops: int = 20_000) -> float:
+    """One short sample of the loop (a few ms): iterations per ms, for checks between rounds."""
+    start = time.perf_counter()
+    _loop(loops)
+    return loops / ((time.perf_counter() - start) * 1e3)
