@@ -106,7 +106,7 @@ def standing(decision: Decision) -> list[dict[str, Any]]:
                 "framework": fw,
                 "name": entry.name,
                 "score": entry.score,
-                "points": entry.raw,
+                "points": entry.soft,  # the breakdown's total; decisive units are shown beside it
                 "supporting_rules": entry.supporting_rules,
                 "status": status,
                 "win_probability": win.get(fw),
