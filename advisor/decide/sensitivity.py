@@ -131,6 +131,10 @@ def candidate_changes(base: _Base, ruleset: RuleSet) -> list[tuple[str, Any, Any
             continue
         if not said and isinstance(old, list):
             old = []
+        elif not said:
+            for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
+                out.append((path, None, new, "answer", 1.0))  # saying an unsaid answer
+            continue
         for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
             out.append((path, old, new, "answer", 1.0))
     return out
@@ -198,12 +202,16 @@ def find_flips(base: _Base, ruleset: RuleSet, winner: str) -> tuple[list[Flip], 
 
 def _distance(flip: Flip) -> float:
     a, b = flip.from_value, flip.to_value
+    if a is None:
+        return 0.0
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
         return abs(b - a) / (abs(a) + 1.0)
     return 0.0
 
 
 def _describe(path: str, old: Any, new: Any) -> str:
+    if old is None:
+        return f"answer {path}: {_fmt(new)}"
     if isinstance(old, list) and isinstance(new, list):
         added = [v for v in new if v not in old]
         removed = [v for v in old if v not in new]
