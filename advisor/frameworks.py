@@ -96,7 +96,7 @@ def missing_hint(framework: str) -> str:
     """One line: how to get ``framework`` measured (install the extra, or measure elsewhere)."""
     spec = next(s for s in REGISTRY if s.id == framework)
     return (
-        f"{spec.display} is not installed here: pip install \"framework-advisor[{spec.extra}]\" "
+        f'{spec.display} is not installed here: pip install "framework-advisor[{spec.extra}]" '
         f'(from a clone: pip install ".[{spec.extra}]"), or measure the environment that has '
         "it with --python PATH"
     )

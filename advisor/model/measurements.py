@@ -89,10 +89,15 @@ class ProbeRun:
 
     def comparison(self, probe: str, metric: str, numerator: str) -> Comparison | None:
         """The comparison of ``numerator`` against the reference framework on one rate."""
+        wanted = (probe, metric, numerator, REFERENCE)
         for c in self.comparisons or []:
-            if (c.get("probe"), c.get("metric"), c.get("numerator")) == (probe, metric, numerator):
-                if c.get("denominator") == REFERENCE:
-                    return c
+            if (
+                c.get("probe"),
+                c.get("metric"),
+                c.get("numerator"),
+                c.get("denominator"),
+            ) == wanted:
+                return c
         return None
 
     def ok_index(self) -> dict[tuple[str, str], ProbeRecord]:
