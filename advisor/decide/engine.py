@@ -121,6 +121,7 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
 
 
 NOT_MEASURED = "needs a measurement from the probes (run with --probes quick or higher)"
+NOT_IN_RUN = "needs a figure this run did not measure"
 
 
 def _skip_reason(rule: Rule, facts: Facts) -> str:
@@ -128,7 +129,9 @@ def _skip_reason(rule: Rule, facts: Facts) -> str:
     notes = facts.stand_aside
     fields = sorted(rule.condition.fields()) if rule.condition else []
     found = [notes[p[6:]] for p in fields if p.startswith("facts.") and p[6:] in notes]
-    return "; ".join(found) if found else NOT_MEASURED
+    if found:
+        return "; ".join(found)
+    return NOT_MEASURED if facts.installed is None else NOT_IN_RUN
 
 
 def _fired(rule: Rule, weights: dict[str, float], context: dict[str, Any]) -> FiredRule:
