@@ -144,7 +144,7 @@ def test_python_option_measures_frameworks_in_another_environment(tmp_path: Path
     core = core_only_python(tmp_path / "core")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("ADVISOR_PROBE_HIDE", None)
-    for module in FRAMEWORK_MODULES + ("numpy",):
+    for module in (*FRAMEWORK_MODULES, "numpy"):
         probe = subprocess.run([core, "-c", f"import {module}"], env=env, capture_output=True)
         assert probe.returncode != 0, f"the core-only advisor can import {module}"
     other = sys.executable
