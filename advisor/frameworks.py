@@ -92,9 +92,18 @@ def per_framework_model(
     return model
 
 
-def missing_hint(framework: str) -> str:
-    """One line: how to get ``framework`` measured (install the extra, or measure elsewhere)."""
+def missing_hint(framework: str, python: list[str] | None = None) -> str:
+    """One line: how to get ``framework`` measured (install the extra, or measure elsewhere).
+
+    ``python``: the interpreters given with --python that lack it (None: the advisor's own).
+    """
     spec = next(s for s in REGISTRY if s.id == framework)
+    if python:
+        return (
+            f"{spec.display} is not installed in {' or '.join(python)}: install it there "
+            f"({python[0]} -m pip install {spec.distributions[0]}), or give another "
+            "--python PATH that has it"
+        )
     return (
         f'{spec.display} is not installed here: pip install "framework-advisor[{spec.extra}]" '
         f'(from a clone: pip install ".[{spec.extra}]"), or measure the environment that has '

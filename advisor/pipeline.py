@@ -63,17 +63,19 @@ def measure(
     except InterpreterError as exc:
         raise InputError(str(exc)) from None
     if progress is not None:
-        for line in missing_frameworks(run, frameworks):
+        for line in missing_frameworks(run, frameworks, python):
             progress(line)
     return run
 
 
-def missing_frameworks(run: dict[str, Any], asked: list[str] | None = None) -> list[str]:
+def missing_frameworks(
+    run: dict[str, Any], asked: list[str] | None = None, python: list[str] | None = None
+) -> list[str]:
     """One hint per framework asked for, when none of them could be measured at all."""
     found = (run.get("environment") or {}).get("frameworks") or {}
     wanted = [fw for fw in FRAMEWORKS if not asked or fw in asked]
     installed = [fw for fw in wanted if (found.get(fw) or {}).get("installed")]
-    return [] if installed else [missing_hint(fw) for fw in wanted]
+    return [] if installed else [missing_hint(fw, python) for fw in wanted]
 
 
 def facts(run: dict[str, Any] | None) -> tuple[ProbeRun, Facts]:
