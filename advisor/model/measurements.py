@@ -10,7 +10,7 @@ records, only this module changes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS, REFERENCE
 from advisor.model.facts import Facts, PerFramework, ratio_facts
@@ -79,13 +79,11 @@ class ProbeRun:
     def from_dict(cls, run: dict[str, Any] | None) -> ProbeRun:
         """Read ``probes.run_probes``'s dict (None: nothing was measured)."""
         run = run or {}
-        compared = run.get("comparisons")
-        return cls(
-            run.get("probes", []),
-            run.get("environment", {}),
-            run.get("cache"),
-            [c for c in compared if isinstance(c, dict)] if isinstance(compared, list) else None,
-        )
+        raw = run.get("comparisons")
+        compared: list[Comparison] | None = None
+        if isinstance(raw, list):
+            compared = [cast(Comparison, c) for c in raw if isinstance(c, dict)]
+        return cls(run.get("probes", []), run.get("environment", {}), run.get("cache"), compared)
 
     def comparison(self, probe: str, metric: str, numerator: str) -> Comparison | None:
         """The comparison of ``numerator`` against the reference framework on one rate."""
