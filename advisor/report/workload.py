@@ -172,13 +172,20 @@ def interpreters(env: dict[str, Any]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "path": str(item.get("path") or ""),
-                "version": f"{item.get('implementation') or 'Python'} {item.get('version') or ''}",
+                "version": _python_version(item),
                 "numpy": str(item.get("numpy") or "not installed"),
                 "frameworks": builds,
                 "origin": "the advisor's own" if item.get("own") else "given with --python",
             }
         )
     return rows
+
+
+def _python_version(item: dict[str, Any]) -> str:
+    """'Python 3.11.7', with the implementation when it is not CPython."""
+    impl = str(item.get("implementation") or "")
+    text = f"Python {item.get('version') or 'unknown'}"
+    return text if impl.lower() in ("", "cpython") else f"{text} ({impl})"
 
 
 def load_text(env: dict[str, Any]) -> str:
