@@ -129,9 +129,7 @@ def _key_lines(node: Any, prefix: tuple[Any, ...] = ()) -> dict[tuple[Any, ...],
 
 
 def _line(lines: dict[tuple[Any, ...], int], loc: tuple[Any, ...]) -> int:
-    while loc and loc not in lines:
-        loc = loc[:-1]
-    return lines.get(loc, 1)
+    return next((lines[loc[:i]] for i in range(len(loc), 0, -1) if loc[:i] in lines), 1)
 
 
 _REQUIRED = {
@@ -147,7 +145,9 @@ def load_case(path: Path) -> Case:
         data = yaml.safe_load(text)
         lines = _key_lines(yaml.compose(text))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise CaseError(f"{path}: cannot read: {' '.join(str(exc).split())}") from None
+        mark = getattr(exc, "problem_mark", None)
+        where, why = (mark.line + 1, exc.problem) if mark else (1, exc)  # type: ignore[attr-defined]
+        raise CaseError(f"{path}:{where}: cannot read: {' '.join(str(why).split())}") from None
 
     def bad(field: str, why: str) -> CaseError:
         return CaseError(f"{path}:{_line(lines, tuple(field.split('.')))}: {field}: {why}")

@@ -193,3 +193,12 @@ def test_a_floors_file_with_an_unknown_key_is_refused(
     floors.write_text("top1: 0.5\ntop5: 0.9\n", encoding="utf-8")
     assert decisions.main(["--floors", str(floors), "--check"]) == 2
     assert "expected exactly the keys" in capsys.readouterr().err
+
+
+def test_a_yaml_syntax_error_is_one_line_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, "broken", "id: broken\nsource: {url: https://x.org/watch?v=1, t: 2}\n")
+    assert decisions.main(["--cases", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"{path}:2: cannot read:")
