@@ -55,9 +55,9 @@ def advise(profile: dict[str, Any]) -> Verdict:
 
     Raises ValueError (pydantic's ValidationError is one) for a profile the advisor rejects.
     """
-    from advisor.engine import decide
-    from advisor.profile import Profile
-    from advisor.rules import load_ruleset
+    from advisor.decide.engine import decide
+    from advisor.decide.rules import load_ruleset
+    from advisor.model.profile import Profile
 
     if not _RULESET:
         _RULESET.append(load_ruleset())
