@@ -31,6 +31,7 @@ class FrameworkSpec:
     distributions: tuple[str, ...]
     install: str
     backend: str  # module implementing the Backend protocol (imported in the worker only)
+    scale: str | None = None  # module with run_local(ctx, backend) for the scale probe
 
 
 FRAMEWORK_SPECS: tuple[FrameworkSpec, ...] = (
@@ -42,6 +43,7 @@ FRAMEWORK_SPECS: tuple[FrameworkSpec, ...] = (
         "pip install torch --index-url https://download.pytorch.org/whl/cpu "
         "(the CPU build; GPU builds: https://pytorch.org/get-started/locally/)",
         "probes.backends.torch_backend",
+        "probes.backends.scale_torch",
     ),
     FrameworkSpec(
         "jax",
@@ -50,6 +52,7 @@ FRAMEWORK_SPECS: tuple[FrameworkSpec, ...] = (
         ("jax",),
         'pip install -U jax (CPU; for NVIDIA GPUs: pip install -U "jax[cuda13]")',
         "probes.backends.jax_backend",
+        "probes.backends.scale_jax",
     ),
     FrameworkSpec(
         "tensorflow",

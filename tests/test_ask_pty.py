@@ -48,7 +48,7 @@ class Person:
                 env=env,
                 encoding="utf-8",
                 codec_errors="replace",
-                timeout=15,
+                timeout=45,
                 dimensions=(50, 140),
             )
         else:
@@ -59,7 +59,7 @@ class Person:
                 env=env,
                 encoding="utf-8",
                 codec_errors="replace",
-                timeout=15,
+                timeout=45,
                 dimensions=(50, 140),
             )
         self.child.logfile_read = self.log

@@ -353,7 +353,7 @@ def test_standard_probes_jit_cache_noise_and_failures() -> None:
     assert "--refresh-probes" in measurements
     assert "Noisy figures from the matmul probe for PyTorch" in measurements
     assert "The machine looks slow" in measurements
-    assert "| JIT compile | PyTorch | timed out |" in measurements
+    assert "| JIT compilation | PyTorch | timed out |" in measurements
     assert "XLA \\| \\<b>not\\</b> available" in measurements  # escaped probe reason
     assert "| JAX | 0.210 | 0.0200 | 2.90x | 111 calls |" in measurements
     claims = section(text, 6)

@@ -121,15 +121,19 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     risks = [
         Risk(rule=r.id, framework=fw, text=text) for r in fired for fw, text in r.risks.items()
     ]
-    skip_reason = scored.measurement_note or (
-        "needs a measurement from the probes (run with --probes quick or higher)"
-    )
     prior = ruleset.meta.prior
     return Decision(
         recommendation=recommendation,
         ranking=ranking,
         rules=fired,
-        skipped_rules=[SkippedRule(id=r.id, title=r.title, reason=skip_reason) for r in ev.skipped],
+        skipped_rules=[
+            SkippedRule(
+                id=r.id,
+                title=r.title,
+                reason=scored.measurement_note or _skip_reason(r, scored.facts),
+            )
+            for r in ev.skipped
+        ],
         breakdown=breakdown,
         weights={k: round(v, 4) for k, v in weights.items()},
         measured_facts_moved=sorted({r.id for r in fired if r.facts_used}),
@@ -152,6 +156,20 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
         decisive_conflict=conflict,
         measurement_note=scored.measurement_note,
     )
+
+
+NOT_MEASURED = "needs a measurement from the probes (run with --probes quick or higher)"
+NOT_IN_RUN = "needs a figure this run did not measure"
+
+
+def _skip_reason(rule: Rule, facts: Facts) -> str:
+    """Why a probe-aware rule stood aside: a comparison that did not decide, or no figure."""
+    notes = facts.stand_aside
+    fields = sorted(rule.condition.fields()) if rule.condition else []
+    found = [notes[p[6:]] for p in fields if p.startswith("facts.") and p[6:] in notes]
+    if found:
+        return "; ".join(found)
+    return NOT_MEASURED if facts.installed is None else NOT_IN_RUN
 
 
 def _fired(
