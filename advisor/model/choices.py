@@ -82,6 +82,7 @@ class Language(Choice):
 class Simulator(Choice):
     none = "none"
     cpu = "cpu"
+    accelerator = "accelerator"
     accelerator_jax = "accelerator_jax"
     accelerator_pytorch = "accelerator_pytorch"
 

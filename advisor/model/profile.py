@@ -225,9 +225,11 @@ class Workload(Section):
     )
     simulator: Simulator = Field(
         Simulator.none,
-        description="Where environments or simulators run: none, on CPUs (Gymnasium, MuJoCo), "
-        "on the accelerator in JAX (Brax, MJX, gymnax, JAX-MD) or on the accelerator with "
-        "PyTorch tensors (Isaac Lab, ManiSkill, Genesis).",
+        description="Where environments or simulators run: none; on CPUs (Gymnasium, MuJoCo); "
+        "on the accelerator, stepping inside the training program, compiled and vectorised "
+        "with the model (accelerator); or an existing accelerator simulator built on JAX "
+        "(Brax, MJX, gymnax, JAX-MD) or handing PyTorch tensors to the policy (Isaac Lab, "
+        "ManiSkill, Genesis).",
     )
     compiled_training_loop: bool = Field(
         False,
