@@ -156,7 +156,7 @@ class DecisionModel(Strict):
     soft_bound: float = Field(29.0, gt=0)
     thin_profile_answers: int = Field(3, ge=0)
     high_win_probability: float = Field(0.9, ge=0, le=1)
-    high_margin: float = Field(5.0, ge=0)
+    high_margin: float = Field(8.0, ge=0)
     medium_win_probability: float = Field(0.65, ge=0, le=1)
 
     @model_validator(mode="after")
