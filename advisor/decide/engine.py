@@ -178,7 +178,7 @@ def _fired(
     weight = weights[rule.criterion]
     soft, decisive = rule_effects(rule, ruleset)
     weighted = {fw: round(weight * d, 4) for fw, d in soft.items() if d}
-    units = {fw: d for fw, d in decisive.items() if d and weight > 0}
+    units = {fw: d for fw, d in decisive.items() if d}
     facts_used = {
         path: context.get(path)
         for path in sorted(rule.condition.fields() if rule.condition else ())

@@ -123,7 +123,7 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
             soft[fw] += weight * rule_soft[fw]
             if rule_soft[fw] > 0:
                 support[fw] += 1
-            if weight > 0 and rule_decisive[fw]:
+            if rule_decisive[fw]:  # facts, not preferences: no priority switches them off
                 decisive[fw] += rule_decisive[fw]
                 if rule_decisive[fw] > 0:
                     favoured[fw].append(rule.id)
