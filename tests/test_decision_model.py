@@ -236,3 +236,49 @@ def test_the_win_probability_perturbs_uncertain_answers_too() -> None:
     d = decide(Profile.model_validate(data), None, PACK)
     assert d.sensitivity is not None and "uncertain answers" in d.sensitivity.method
     assert 0 < max(d.sensitivity.win_probability.values()) < 1
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def test_a_rule_naming_an_unknown_route_is_an_input_error(tmp_path: Path) -> None:
+    from advisor.model.errors import InputError
+
+    core = tmp_path / "core"
+    (core / "data").mkdir(parents=True)
+    (core / "pack.yaml").write_text((data_dir("rules") / "pack.yaml").read_text())
+    (core / "data" / "routes.yaml").write_text(
+        (data_dir("rules") / "data" / "routes.yaml").read_text()
+    )
+    (core / "bad.yaml").write_text(
+        "rules:"
+        + rule(
+            "DEP901", "deployment", "{field: deployment.targets, contains: mobile}", "{}",
+            "{deployment: {targets: [mobile]}}",
+        ).replace("    effects: {}\n", "    route: the_moon\n")
+    )  # fmt: skip
+    with pytest.raises(InputError, match="unknown route venue 'the_moon'"):
+        load_ruleset(core=core)
+
+
+def test_unsaid_must_be_a_boolean_and_applies_to_answers_only() -> None:
+    from advisor.decide.conditions import ConditionError
+
+    with pytest.raises(ConditionError, match="'unsaid' must be true or false"):
+        parse_condition({"field": "team.numpy", "eq": True, "unsaid": "yes"})
+    with pytest.raises(ConditionError, match="profile answers, not measured facts"):
+        parse_condition({"field": "facts.noisy", "eq": False, "unsaid": True})
+
+
+@pytest.mark.parametrize(
+    ("text", "megabytes"), [("256KB", 0.256), ("4 GB", 4000.0), ("0.5", 0.5), (2, 2)]
+)
+def test_device_memory_accepts_sizes(text: object, megabytes: float) -> None:
+    profile = Profile.model_validate({"deployment": {"device_memory_mb": text}})
+    assert profile.deployment.device_memory_mb == pytest.approx(megabytes)
+
+
+@pytest.mark.parametrize("text", ["12 parsecs", "-1MB", "lots", "1e400"])
+def test_device_memory_refuses_what_is_not_a_size(text: str) -> None:
+    with pytest.raises(ValueError):
+        Profile.model_validate({"deployment": {"device_memory_mb": text}})
