@@ -75,7 +75,9 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
         nodes += size
         if nodes > MAX_NODES:
             raise InputError(
-                f"YAML expands to more than {MAX_NODES} nodes (alias bomb?)", path=name, line=line
+                f"YAML expands to too many nodes (over {MAX_NODES}; alias bomb?)",
+                path=name,
+                line=line,
             )
 
 
