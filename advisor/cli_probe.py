@@ -16,24 +16,40 @@ def _progress(message: str) -> None:
 
 @click.command()
 @click.option(
-    "--level", type=click.Choice(("quick", "standard", "full")), default="quick", show_default=True,
+    "--level",
+    type=click.Choice(("quick", "standard", "full")),
+    default="quick",
+    show_default=True,
     help="How much to measure: quick (matmul, f'(2)), standard (adds bf16, a size sweep, jit, "
     "autodiff, vmap, train_step), full (adds a cold torch.compile and the multi-device scale "
     "probe).",
 )
 @click.option(
-    "--format", "fmt", type=click.Choice(("markdown", "json")), default="markdown",
-    show_default=True, help="Output format.",
+    "--format",
+    "fmt",
+    type=click.Choice(("markdown", "json")),
+    default="markdown",
+    show_default=True,
+    help="Output format.",
 )
 @click.option(
-    "--framework", "frameworks", multiple=True, type=click.Choice(FRAMEWORKS),
+    "--framework",
+    "frameworks",
+    multiple=True,
+    type=click.Choice(FRAMEWORKS),
     help="Measure only this framework (repeat for several; default: all three).",
 )
 @click.option("--refresh-probes", "refresh", is_flag=True, help="Ignore cached measurements.")
 @click.option("-o", "--output", metavar="FILE", help="Write here instead of stdout.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
-def probe(level: str, fmt: str, frameworks: tuple[str, ...], refresh: bool, output: str | None,
-          force: bool) -> None:
+def probe(
+    level: str,
+    fmt: str,
+    frameworks: tuple[str, ...],
+    refresh: bool,
+    output: str | None,
+    force: bool,
+) -> None:
     """Run the probes and print their measurements.
 
     Each framework runs in its own subprocess; progress goes to stderr, so stdout holds
@@ -41,8 +57,9 @@ def probe(level: str, fmt: str, frameworks: tuple[str, ...], refresh: bool, outp
     """
     from probes import run_probes
 
-    run = run_probes(level, refresh=refresh, progress=_progress,
-                     frameworks=list(frameworks) or None)
+    run = run_probes(
+        level, refresh=refresh, progress=_progress, frameworks=list(frameworks) or None
+    )
     if fmt == "json":
         text = json.dumps(run, indent=2, ensure_ascii=False) + "\n"
     else:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from advisor.terminal_text import for_terminal, inert
+
 
 @click.group()
 def rules() -> None:
@@ -20,7 +22,7 @@ def list_rules(rule_dirs: tuple[str, ...]) -> None:
 
     ruleset = load_ruleset([Path(d) for d in rule_dirs])
     for rule in sorted(ruleset.rules, key=lambda r: rule_sort_key(r.id)):
-        click.echo(f"{rule.id:<9} {rule.criterion.value:<15} {rule.title}")
+        click.echo(inert(f"{rule.id:<9} {rule.criterion.value:<15} {rule.title}"))
 
 
 @rules.command("show")
@@ -40,7 +42,7 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
         hint = difflib.get_close_matches(rule_id.upper(), [r.id for r in ruleset.rules], n=1)
         suggestion = f"; did you mean {hint[0]}?" if hint else ""
         raise InputError(f"no rule with id '{rule_id}'{suggestion}", field="RULE_ID")
-    click.echo(rule_markdown(rule, ruleset), nl=False)
+    click.echo(for_terminal(rule_markdown(rule, ruleset)), nl=False)
 
 
 @rules.command("check")

@@ -99,7 +99,9 @@ def resolve_field(path: str) -> FieldInfo:
 
 def _check_value(info: FieldInfo, value: Any, op: str) -> Any:
     """Validate a literal against the field's item type; return it in comparable form."""
-    if info.item in (int, float) and not isinstance(value, bool):
+    if info.item in (int, float) and isinstance(value, bool):
+        raise ConditionError(f"{op}: expected a number for '{info.path}', got a boolean")
+    if info.item in (int, float):
         try:
             value = parse_count(value)
         except ValueError as exc:

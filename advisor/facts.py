@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from advisor.field_guards import guard_field
 from advisor.frameworks import FRAMEWORKS
 from advisor.profile import Hardware
 
@@ -19,6 +20,8 @@ class PerFramework(BaseModel):
     """One measured number per framework (None where not measured)."""
 
     model_config = ConfigDict(extra="forbid")
+
+    _guard = field_validator("*", mode="before")(guard_field)
 
     pytorch: float | None = None
     jax: float | None = None
@@ -29,6 +32,8 @@ class Facts(BaseModel):
     """Facts derived from a probe run; all None when probes were not run."""
 
     model_config = ConfigDict(extra="forbid")
+
+    _guard = field_validator("*", mode="before")(guard_field)
 
     accelerator: Hardware | None = Field(
         None, description="Best accelerator any framework saw (cpu when none)."

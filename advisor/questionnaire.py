@@ -45,12 +45,22 @@ from advisor.conditions import (
 )
 from advisor.errors import InputError
 from advisor.profile import Profile
+from advisor.terminal_text import inert
 from advisor.yamlio import YamlDocument, dump_yaml, load_yaml_file
 
 QUESTIONS_FILE = Path(__file__).resolve().with_name("questions.yaml")
 
-QUESTION_KEYS = ("field", "prompt", "help", "choices", "default", "required", "when", "validate",
-                 "section")
+QUESTION_KEYS = (
+    "field",
+    "prompt",
+    "help",
+    "choices",
+    "default",
+    "required",
+    "when",
+    "validate",
+    "section",
+)
 TOP_KEYS = ("questions", "not_asked")
 KINDS = ("choice", "multi", "bool", "int", "number", "text")
 NONE_WORDS = ("none", "-")
@@ -116,7 +126,7 @@ def _reason(exc: ValidationError) -> str:
     error = exc.errors(include_url=False)[0]
     message = str(error["msg"])
     if message.startswith("Value error, "):
-        message = message[len("Value error, "):]
+        message = message[len("Value error, ") :]
     return message[:1].lower() + message[1:]
 
 
@@ -238,7 +248,7 @@ class Question:
                 first, last = int(span.group(1)), int(span.group(2))
                 if not 1 <= first <= last <= len(values):
                     raise AnswerError(f"'{token}' is not a range within 1 to {len(values)}")
-                chosen.update(values[first - 1:last])
+                chosen.update(values[first - 1 : last])
             else:
                 chosen.add(self._pick(token))
         return [value for value in values if value in chosen]
@@ -396,8 +406,11 @@ def _load(path: Path) -> QuestionSet:
         if key not in PROFILE_PATHS:
             raise fail(_unknown_field(key), ("not_asked", key), where)
         if key in asked:
-            raise fail("is asked by a question, so it cannot be listed as not asked",
-                       ("not_asked", key), where)
+            raise fail(
+                "is asked by a question, so it cannot be listed as not asked",
+                ("not_asked", key),
+                where,
+            )
         if not isinstance(reason, str) or not reason.strip():
             raise fail("give the reason this field is not asked", ("not_asked", key), where)
     missing = [p for p in PROFILE_PATHS if p not in asked and p not in not_asked]
@@ -413,8 +426,10 @@ def _load(path: Path) -> QuestionSet:
 
 def _unknown(key: Any, valid: tuple[str, ...]) -> str:
     hint = difflib.get_close_matches(str(key), valid, n=1)
-    return "unknown key" + (f"; did you mean '{hint[0]}'?" if hint else "") + (
-        f" (valid: {', '.join(valid)})"
+    return (
+        "unknown key"
+        + (f"; did you mean '{hint[0]}'?" if hint else "")
+        + (f" (valid: {', '.join(valid)})")
     )
 
 
@@ -477,8 +492,9 @@ def _load_question(
     default = None
     if "default" in raw:
         if required:
-            raise fail("a required question has no default; drop 'default' or 'required'",
-                       "default")
+            raise fail(
+                "a required question has no default; drop 'default' or 'required'", "default"
+            )
         try:
             default = validate_value(path, raw["default"])
         except AnswerError as exc:
@@ -567,14 +583,15 @@ class Terminal:
         return self._out or sys.stderr
 
     def say(self, text: str = "", *, bold: bool = False) -> None:
-        """Write one line."""
+        """Write one line (made inert: it can hold text from a question file)."""
+        text = inert(text)
         if bold and not os.environ.get("NO_COLOR"):
             text = click.style(text, bold=True)
         click.echo(text, file=self.out)
 
     def read(self, prompt: str) -> str:
         """Show ``prompt`` and read one line; EOF stops the questionnaire."""
-        click.echo(prompt, file=self.out, nl=False)
+        click.echo(inert(prompt), file=self.out, nl=False)
         stream = self._stdin or sys.stdin
         try:
             line = _read_line(stream)
@@ -703,10 +720,14 @@ class Session:
                 question = self.qs.questions[index]
                 value = question.show(self.current(question, context))
                 self.term.say(f"  {number:>2}. {question.path:<{width}}  {value}")
-            raw = self.term.read(
-                f"{verb} these answers? Enter or y accepts, a number changes that answer, "
-                "n cancels [y]: "
-            ).strip().lower()
+            raw = (
+                self.term.read(
+                    f"{verb} these answers? Enter or y accepts, a number changes that answer, "
+                    "n cancels [y]: "
+                )
+                .strip()
+                .lower()
+            )
             if raw in ("", "y", "yes"):
                 return
             if raw in ("n", "no", "q", "quit"):
@@ -762,9 +783,7 @@ def run_questionnaire(
     relevant, _ = qs.walk({}, session.base)
     term = session.term
     intro = "Revising the profile: its answers are the defaults. " if base is not None else ""
-    term.say(
-        f"advisor: {intro}About {len(relevant)} questions; the count adapts to your answers."
-    )
+    term.say(f"advisor: {intro}About {len(relevant)} questions; the count adapts to your answers.")
     term.say("Enter keeps the [default], ? explains a question, < goes back, Ctrl-C quits.")
     session.walk()
     session.summary(verb)
@@ -819,9 +838,7 @@ def _atoms(condition: Condition) -> Iterator[Compare]:
         yield from _atoms(condition.part)
 
 
-def _candidates(
-    question: Question, atoms: list[Compare], context: dict[str, Any]
-) -> list[Any]:
+def _candidates(question: Question, atoms: list[Compare], context: dict[str, Any]) -> list[Any]:
     """Valid values of a deciding question, one per distinct outcome of the conditions on it."""
     if question.kind == "choice":
         pool: list[Any] = [v for v, _ in question.choices]
@@ -881,5 +898,9 @@ def path_lengths(questions: QuestionSet | None = None) -> dict[str, int]:
 
     explore(0, flatten(base), 0)
     default_path = len(qs.walk({}, base)[0])
-    return {"default": default_path, "shortest": min(lengths), "longest": max(lengths),
-            "questions": len(qs.questions)}
+    return {
+        "default": default_path,
+        "shortest": min(lengths),
+        "longest": max(lengths),
+        "questions": len(qs.questions),
+    }

@@ -1,23 +1,33 @@
-"""A rule as documentation, in the manner of ruff's rule pages."""
+"""A rule as documentation, in the manner of ruff's rule pages.
+
+A rule pack is untrusted: every text from it is escaped for Markdown (no live links,
+no raw HTML, no code-span break-outs), every URL must be http(s), and the YAML blocks
+are fenced so that nothing inside them can close the fence.
+"""
 
 from __future__ import annotations
 
+from advisor.markdown_text import md_fence, md_inline, safe_url
 from advisor.rules import Rule, RuleSet
 from advisor.yamlio import dump_yaml
 
 
+def _yaml_block(data: object) -> list[str]:
+    return [md_fence(dump_yaml(data).rstrip(), "yaml")]
+
+
 def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
     crit = ruleset.criterion(rule.criterion.value)
+    source = ruleset.sources.get(rule.id, "?")
     lines = [
-        f"# {rule.id}: {rule.title}",
+        f"# {md_inline(rule.id)}: {md_inline(rule.title)}",
         "",
-        f"Criterion: {crit.title} ({crit.claim_id}); file: {ruleset.sources.get(rule.id, '?')}",
+        f"Criterion: {md_inline(crit.title)} ({md_inline(crit.claim_id)}); "
+        f"file: {md_inline(source)}",
         "",
         "## What it checks",
         "",
-        "```yaml",
-        dump_yaml({"when": rule.when}).rstrip(),
-        "```",
+        *_yaml_block({"when": rule.when}),
         "",
         "## Effect",
         "",
@@ -26,32 +36,16 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
         if delta:
             lines.append(f"- {fw}: {delta:+d}")
     for fw, reason in rule.veto.items():
-        lines.append(f"- {fw}: vetoed. {reason}")
-    lines += ["", "## Why", "", rule.why, "", "## Evidence", ""]
+        lines.append(f"- {fw}: vetoed. {md_inline(reason)}")
+    lines += ["", "## Why", "", md_inline(rule.why), "", "## Evidence", ""]
     for e in rule.evidence:
         mark = " (superseded)" if e.status == "superseded" else ""
-        link = f" <{e.url}>" if e.url else ""
-        lines.append(f"- {e.title}, {e.source}, {e.year}{mark}.{link}")
-        lines.append(f"  Claim: {e.claim}")
+        url = safe_url(e.url) if e.url else ""
+        link = f" <{url}>" if url else ""
+        lines.append(f"- {md_inline(e.title)}, {md_inline(e.source)}, {e.year}{mark}.{link}")
+        lines.append(f"  Claim: {md_inline(e.claim)}")
         if e.superseded_by:
-            lines.append(f"  Superseded by: {e.superseded_by}")
-    lines += [
-        "",
-        "## Example",
-        "",
-        "Fires for:",
-        "",
-        "```yaml",
-        dump_yaml(rule.examples.fire[0]).rstrip(),
-        "```",
-    ]
-    lines += [
-        "",
-        "Does not fire for:",
-        "",
-        "```yaml",
-        dump_yaml(rule.examples.ok[0]).rstrip(),
-        "```",
-        "",
-    ]
+            lines.append(f"  Superseded by: {md_inline(e.superseded_by)}")
+    lines += ["", "## Example", "", "Fires for:", "", *_yaml_block(rule.examples.fire[0])]
+    lines += ["", "Does not fire for:", "", *_yaml_block(rule.examples.ok[0]), ""]
     return "\n".join(lines)

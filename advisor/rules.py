@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from advisor.conditions import Condition, ConditionError, build_context, parse_condition
 from advisor.errors import InputError
 from advisor.facts import Facts
+from advisor.field_guards import guard_field
 from advisor.frameworks import FRAMEWORKS
 from advisor.profile import Profile
 from advisor.validation import input_error_from_validation, register_model
@@ -50,6 +51,8 @@ PRIORITY_NAMES = tuple(Profile.model_fields["priorities"].annotation.model_field
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    _guard = field_validator("*", mode="before")(guard_field)
 
 
 class Evidence(Strict):

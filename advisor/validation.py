@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from advisor.errors import InputError
+from advisor.field_guards import short_repr
 from advisor.profile import Profile
 from advisor.yamlio import YamlDocument
 
@@ -53,17 +54,18 @@ def _message(error: dict[str, Any], title: str, loc: tuple[Any, ...]) -> str:
         expected = error.get("ctx", {}).get("expected", "")
         value = error.get("input")
         options = [o.strip(" '") for o in expected.replace(" or ", ", ").split(",") if o.strip()]
-        close = difflib.get_close_matches(str(value), options, n=1)
+        close = difflib.get_close_matches(str(value)[:100], options, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        return f"{value!r} is not one of {expected}{hint}"
+        return f"{short_repr(value)} is not one of {expected}{hint}"
     if kind == "missing":
         return "required field is missing"
     message = error["msg"]
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
     value = error.get("input")
-    if kind not in ("model_type", "dict_type", "list_type") and not isinstance(value, (dict, list)):
-        message += f" (got {value!r})"
+    plain = kind not in ("model_type", "dict_type", "list_type")
+    if plain and not isinstance(value, (dict, list)) and "got " not in message:
+        message += f" (got {short_repr(value)})"
     return message
 
 
