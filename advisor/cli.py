@@ -12,6 +12,8 @@ import click
 
 from advisor import __version__
 from advisor.errors import InputError
+from advisor.std_streams import fill_closed_fds
+from advisor.terminal_text import inert_lines
 
 PROBE_LEVELS = ("none", "quick", "standard", "full")
 FORMATS = ("markdown", "json", "html")
@@ -21,11 +23,22 @@ class AdvisorGroup(click.Group):
     """A click group that turns InputError and usage errors into exit code 2."""
 
     def main(self, *args, **kwargs):  # type: ignore[override]
-        kwargs.setdefault("standalone_mode", True)
+        fill_closed_fds()
+        standalone = kwargs.pop("standalone_mode", True)
         try:
-            return super().main(*args, **kwargs)
+            result = super().main(*args, standalone_mode=False, **kwargs)
         except InputError as exc:  # raised outside a command's invoke (rare)
             fail(exc)
+        except click.ClickException as exc:  # usage errors echo arguments: make them inert
+            exc.message = inert_lines(exc.message)
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        if standalone:
+            sys.exit(result if isinstance(result, int) else 0)
+        return result
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:

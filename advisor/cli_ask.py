@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import click
 
 from advisor.errors import InputError
+from advisor.std_streams import stdin_is_tty
 
 
 @click.command()
@@ -42,15 +40,14 @@ def ask(
     Prompts go to stderr; the profile goes to stdout unless -o FILE is given.
     Ctrl-C at any point writes nothing.
     """
-    from advisor.output import emit
+    from advisor.output import check_destination, emit
     from advisor.profile_io import load_profile
     from advisor.questionnaire import load_questions, profile_yaml, run_questionnaire
 
-    if output and output != "-":
-        _check_output(Path(output), force)
+    check_destination(output, force=force)
     questions = load_questions(questions_path) if questions_path else None
     base = load_profile(from_path) if from_path else None
-    if not defaults and not sys.stdin.isatty():
+    if not defaults and not stdin_is_tty():
         raise InputError(
             "stdin is not a terminal, so nobody can answer the questions; pass --defaults to "
             "take every default (with --from PROFILE to start from a profile)"
@@ -59,15 +56,3 @@ def ask(
         base=base, defaults=defaults, questions=questions, verb="Write" if output else "Use"
     )
     emit(profile_yaml(profile), output, force=force)
-
-
-def _check_output(target: Path, force: bool) -> None:
-    """Refuse a bad output path before any question is asked."""
-    name = str(target)
-    if target.is_dir():
-        raise InputError("is a directory, expected a file path", path=name)
-    if target.exists() and not force:
-        raise InputError("file exists; use --force to overwrite it", path=name)
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(f"directory does not exist: {parent}", path=name)

@@ -55,8 +55,10 @@ def probe(
     Each framework runs in its own subprocess; progress goes to stderr, so stdout holds
     only the report. Results are cached per machine and framework version.
     """
+    from advisor.output import check_destination
     from probes import run_probes
 
+    check_destination(output, force=force)
     run = run_probes(
         level, refresh=refresh, progress=_progress, frameworks=list(frameworks) or None
     )

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import click
 
@@ -59,15 +57,19 @@ def recommend(
 
     With neither, and a terminal attached, the questionnaire runs first.
     """
+    from advisor.output import check_destination
     from advisor.pipeline import run_pipeline
     from advisor.profile_io import example_path, load_profile
+    from advisor.safe_read import input_paths
+    from advisor.std_streams import stdin_is_tty
 
+    check_destination(output, force=force)
     if profile and example:
         raise InputError("give a PROFILE file or --example, not both", field="--example")
     if example:
         profile = str(example_path(example))
     if profile is None:
-        if not sys.stdin.isatty():
+        if not stdin_is_tty():
             raise InputError(
                 "no profile given: pass a PROFILE file, --example NAME, or run from a terminal "
                 "to answer the questionnaire",
@@ -83,7 +85,7 @@ def recommend(
         profile_path=profile,
         probes=probes,
         refresh=refresh_probes,
-        rule_dirs=[Path(d) for d in rule_dirs],
+        rule_dirs=input_paths(rule_dirs, "--rules"),
         fmt=fmt,
         template=template,
         seed=seed,

@@ -19,8 +19,9 @@ def rules() -> None:
 def list_rules(rule_dirs: tuple[str, ...]) -> None:
     """List the rules: id, criterion, title."""
     from advisor.rules import load_ruleset, rule_sort_key
+    from advisor.safe_read import input_paths
 
-    ruleset = load_ruleset([Path(d) for d in rule_dirs])
+    ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
     for rule in sorted(ruleset.rules, key=lambda r: rule_sort_key(r.id)):
         click.echo(inert(f"{rule.id:<9} {rule.criterion.value:<15} {rule.title}"))
 
@@ -33,8 +34,9 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
     from advisor.errors import InputError
     from advisor.rule_docs import rule_markdown
     from advisor.rules import load_ruleset
+    from advisor.safe_read import input_paths
 
-    ruleset = load_ruleset([Path(d) for d in rule_dirs])
+    ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
     rule = ruleset.get(rule_id.upper())
     if rule is None:
         import difflib
@@ -50,8 +52,9 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
 def check_rules(path: str | None) -> None:
     """Validate a rule pack (default: the bundled one) and run every rule's examples."""
     from advisor.rules import load_ruleset
+    from advisor.safe_read import input_paths
 
-    extra = [Path(path)] if path else []
+    extra = input_paths([path], "PATH") if path is not None else []
     ruleset = load_ruleset(extra)
     checked = [
         r for r in ruleset.rules if not path or ruleset.sources[r.id].startswith(str(Path(path)))

@@ -22,6 +22,7 @@ from advisor.facts import Facts
 from advisor.field_guards import guard_field
 from advisor.frameworks import FRAMEWORKS
 from advisor.profile import Profile
+from advisor.safe_read import path_kind
 from advisor.validation import input_error_from_validation, register_model
 from advisor.yamlio import YamlDocument, load_yaml_file
 
@@ -360,10 +361,11 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
 
 def rule_files(directory: Path) -> list[Path]:
     """The rule files of a pack: every *.yaml/*.yml except pack.yaml, sorted."""
-    if not directory.exists():
+    kind = path_kind(directory)
+    if kind == "missing":
         raise InputError("no such rule pack directory", path=str(directory))
-    if directory.is_file():
-        return [directory]
+    if kind != "dir":
+        return [directory]  # a single file: the bounded reader refuses anything irregular
     return sorted(
         p
         for p in directory.iterdir()

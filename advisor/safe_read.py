@@ -12,6 +12,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterable
+from pathlib import Path
 
 from advisor.errors import InputError
 
@@ -39,7 +41,7 @@ _OPEN_ERRORS = {
 
 def os_reason(exc: OSError) -> str:
     """A short, plain reason for an OSError, without the path (the caller names it)."""
-    return _OPEN_ERRORS.get(exc.errno or 0) or (exc.strerror or type(exc).__name__).lower()
+    return _OPEN_ERRORS.get(exc.errno or 0) or exc.strerror or type(exc).__name__
 
 
 def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_BYTES) -> bytes:
@@ -111,3 +113,11 @@ def path_kind(path: str | os.PathLike[str]) -> str:
     if stat.S_ISDIR(info.st_mode):
         return "dir"
     return "file" if stat.S_ISREG(info.st_mode) else "other"
+
+
+def input_paths(values: Iterable[str], option: str) -> list[Path]:
+    """Paths given on the command line; an empty one (which would mean '.') is refused."""
+    for value in values:
+        if value == "":
+            raise InputError("empty path; expected a file or directory name", field=option)
+    return [Path(value) for value in values]

@@ -46,7 +46,9 @@ def one_line(text: Any, limit: int = LINE_LIMIT) -> str:
     return clip(inert(" ".join(str(text).split())), limit)
 
 
-_UNSAFE_KEEP_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_UNSAFE_KEEP_LINES = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
+)
 
 
 def for_terminal(text: str) -> str:

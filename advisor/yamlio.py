@@ -9,9 +9,7 @@ that validation errors can point at it.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -151,45 +149,7 @@ def dump_yaml(data: Any) -> str:
 def write_atomic(
     path: str | os.PathLike[str], text: str, *, force: bool = False, private: bool = False
 ) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename.
+    """Write ``text`` atomically, never replacing a file without ``force`` (advisor.safe_write)."""
+    from advisor.safe_write import write_atomic as _write
 
-    An existing file is kept unless ``force`` is set. On any failure nothing is left
-    behind: neither a partial file nor the temporary one. ``private`` makes the file
-    readable by its owner only (caches); otherwise the umask decides, as for ``open``.
-    """
-    target = Path(path)
-    name = str(path)
-    if target.is_dir():
-        raise InputError("is a directory, expected a file path", path=name)
-    if target.exists() and not target.is_file():
-        raise InputError("is not a regular file; refusing to replace it", path=name)
-    if target.exists() and not force:
-        raise InputError("file exists; use --force to overwrite it", path=name)
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(f"directory does not exist: {parent}", path=name)
-    tmp_name = None
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, 0o600 if private else 0o666 & ~_umask())
-        if target.exists() and not force:  # appeared while we wrote
-            raise InputError("file exists; use --force to overwrite it", path=name)
-        os.replace(tmp_name, target)
-        tmp_name = None
-    except PermissionError:
-        raise InputError("permission denied (cannot write here)", path=name) from None
-    except OSError as exc:
-        raise InputError(f"cannot write file: {exc.strerror or exc}", path=name) from None
-    finally:
-        if tmp_name and os.path.exists(tmp_name):
-            os.unlink(tmp_name)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    _write(os.fspath(path), text, force=force, private=private)
