@@ -64,6 +64,10 @@ def recommend(
     from advisor.std_streams import stdin_is_tty
 
     check_destination(output, force=force)
+    if template is not None:
+        from advisor.template_jail import check_template
+
+        check_template(template, fmt)
     if profile and example:
         raise InputError("give a PROFILE file or --example, not both", field="--example")
     if example:
