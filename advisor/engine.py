@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from advisor.conditions import build_context
 from advisor.facts import Facts
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
+from advisor.no_fit import NoFit, explain_no_fit
 from advisor.profile import Profile
 from advisor.rules import Evidence, InstallOption, Rule, RuleSet, StackItem
 
@@ -77,11 +78,13 @@ class Sensitivity(BaseModel):
 
 
 class Recommendation(BaseModel):
-    framework: str
-    name: str
-    score: float
+    """The verdict; framework, name, score and margin are null when nothing fits."""
+
+    framework: str | None
+    name: str | None
+    score: float | None
     runner_up: str | None
-    margin: float
+    margin: float | None
     confidence: str
     tie_broken: bool
     tie_note: str | None
@@ -89,7 +92,7 @@ class Recommendation(BaseModel):
     summary: str
     install: InstallOption | None
     stack: list[StackItem]
-    starter: str
+    starter: str | None
     hedge: str
 
 
@@ -105,6 +108,7 @@ class Decision(BaseModel):
     sensitivity: Sensitivity | None
     ruleset: dict[str, Any]
     probes_used: bool
+    no_fit: NoFit | None = None  # set when every framework is vetoed
 
 
 @dataclass
@@ -220,7 +224,11 @@ def decide(
     risks = [
         {"rule": r.id, "framework": fw, "text": text} for r in fired for fw, text in r.risks.items()
     ]
+    no_fit = None
+    if recommendation.all_vetoed:
+        no_fit = explain_no_fit(profile, facts, ruleset, ev.vetoes)
     return Decision(
+        no_fit=no_fit,
         recommendation=recommendation,
         ranking=ranking,
         rules=fired,
@@ -310,10 +318,7 @@ def _recommendation(
         None,
     )
     if all_vetoed:
-        summary = (
-            f"No framework meets every hard constraint; {first.name} scores best "
-            "but is vetoed too (see Why)."
-        )
+        return _nothing_fits(ruleset)
     else:
         summary = f"Build on {first.name}."
     return Recommendation(
@@ -330,6 +335,26 @@ def _recommendation(
         install=install,
         stack=stack,
         starter=info.starter,
+        hedge=ruleset.meta.hedge,
+    )
+
+
+def _nothing_fits(ruleset: RuleSet) -> Recommendation:
+    """No candidate: every framework is vetoed, so nothing is recommended."""
+    return Recommendation(
+        framework=None,
+        name=None,
+        score=None,
+        runner_up=None,
+        margin=None,
+        confidence="none",
+        tie_broken=False,
+        tie_note=None,
+        all_vetoed=True,
+        summary="No candidate fits: every framework is vetoed by a hard constraint (see no_fit).",
+        install=None,
+        stack=[],
+        starter=None,
         hedge=ruleset.meta.hedge,
     )
 

@@ -113,11 +113,9 @@ def _verdict(data: dict[str, Any]) -> str:
     elif win is not None:
         odds = f", winning in {fmt_pct(win)} of {samples} random re-weightings of your priorities"
     if rec["all_vetoed"]:
-        return (
-            f"No framework meets every hard constraint of this profile: {rec['name']} scores "
-            f"best ({fmt_num(rec['score'])} of 100) but is ruled out too, so relax a constraint "
-            "before building (confidence: low)."
-        )
+        from advisor.no_fit import no_fit_sentence
+
+        return no_fit_sentence(data.get("no_fit"))
     if rec["runner_up"] is None:
         return (
             f"Build on {rec['name']}: it is the only framework that meets every hard constraint "
