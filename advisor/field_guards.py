@@ -4,6 +4,7 @@
   boolean into 1 for an ``int`` or ``float`` field. A boolean where a number belongs is
   an error here, never a silent 1.
 * A number must be finite (``.nan`` and ``.inf`` are refused).
+* A text holds at most ``MAX_TEXT_CHARS`` characters.
 * A list holds at most ``MAX_LIST_ITEMS`` items and no item twice, so the work done on
   a list (validation, the sensitivity analysis) stays small whatever the file holds.
 
@@ -21,6 +22,7 @@ from typing import Any, Union
 from pydantic import ValidationInfo
 
 MAX_LIST_ITEMS = 64
+MAX_TEXT_CHARS = 10_000
 
 
 def _numeric(annotation: Any) -> bool:
@@ -47,6 +49,8 @@ def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
         raise ValueError(f"expected a finite number, got {value}")
     if isinstance(value, list):
         check_list(value)
+    if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
+        raise ValueError(f"text is too long ({len(value)} characters, limit {MAX_TEXT_CHARS})")
     return value
 
 
