@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import typing
 from typing import Any
 
@@ -35,9 +36,13 @@ def input_error_from_validation(
     return InputError(message, path=path or (doc.path if doc else None), line=line, field=field)
 
 
+_UNION_TAG = re.compile(r"[A-Za-z_-]+\[.*\]")
+
+
 def _is_union_tag(part: Any) -> bool:
+    """pydantic's union member tags (``list[...]``, ``int``): not part of the user's path."""
     return isinstance(part, str) and (
-        "[" in part or part in ("str", "int", "float", "bool", "list")
+        bool(_UNION_TAG.fullmatch(part)) or part in ("str", "int", "float", "bool", "list")
     )
 
 
