@@ -369,7 +369,7 @@ def rule_files(directory: Path) -> list[Path]:
     return sorted(
         p
         for p in directory.iterdir()
-        if p.suffix in (".yaml", ".yml") and p.name != "pack.yaml" and p.is_file()
+        if p.suffix in (".yaml", ".yml") and p.name != "pack.yaml" and not p.is_dir()
     )
 
 
