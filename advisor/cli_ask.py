@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from advisor.errors import InputError
+from advisor.safe_read import input_paths
 from advisor.std_streams import stdin_is_tty
 
 
@@ -45,8 +46,10 @@ def ask(
     from advisor.questionnaire import load_questions, profile_yaml, run_questionnaire
 
     check_destination(output, force=force)
-    questions = load_questions(questions_path) if questions_path else None
-    base = load_profile(from_path) if from_path else None
+    if questions_path is not None:
+        questions_path = str(input_paths([questions_path], "--questions")[0])
+    questions = load_questions(questions_path) if questions_path is not None else None
+    base = load_profile(from_path) if from_path is not None else None
     if not defaults and not stdin_is_tty():
         raise InputError(
             "stdin is not a terminal, so nobody can answer the questions; pass --defaults to "

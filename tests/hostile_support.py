@@ -17,6 +17,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,9 +41,14 @@ class Result:
     max_rss_mb: float
 
 
-def _limit() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+def _limiter(close: tuple[int, ...]) -> Callable[[], None]:
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        for fd in close:  # e.g. `>&-`: the advisor starts with this descriptor closed
+            os.close(fd)
+
+    return limit
 
 
 def run(
@@ -52,6 +58,7 @@ def run(
     stdout: Any = subprocess.PIPE,
     env: dict[str, str] | None = None,
     timeout: float = 60,
+    close: tuple[int, ...] = (),
 ) -> Result:
     """``python -m advisor ARGS`` in ``cwd`` with the memory limit; returns what it did."""
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
@@ -64,7 +71,7 @@ def run(
             stdout=out_f if stdout is subprocess.PIPE else stdout,
             stderr=err_f,
             env=full_env,
-            preexec_fn=_limit,
+            preexec_fn=_limiter(close),
         )
         timer = threading.Timer(timeout, proc.kill)
         timer.start()

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from hostile_support import CORPUS, assert_refused, run, snapshot
 
 ALIAS = "recursive YAML alias"
