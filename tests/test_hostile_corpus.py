@@ -95,6 +95,8 @@ TEMPLATES: dict[str, list[str]] = {
     "mutate_data_dict.md.j2": [":1:", SANDBOX, "'update'"],
     "os_via_globals.md.j2": [":1:", SANDBOX],
     "escape_in_error.md.j2": [":2:", "syntax error", "\\x1b"],
+    "nested_format_width.md.j2": [":1:", SANDBOX, "a call built more than 1000000"],
+    "memory_hog.md.j2": ["template needs too much memory"],
 }
 
 
