@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from enum import Enum
 from pathlib import Path
 from typing import Any, Literal
@@ -67,6 +68,12 @@ class Evidence(Strict):
     status: Literal["current", "superseded"] = "current"
     superseded_by: str | None = Field(
         None, description="For a superseded claim: what replaced it and when."
+    )
+    checked: date | None = Field(None, description="When the claim was last checked at its source.")
+    ref: str | None = Field(
+        None,
+        pattern=r"^([ACFR]-[A-Z0-9-]+|A[0-9]|R[1-7]|PKG:[a-z0-9._-]+)$",
+        description="Claim id in docs/sources.md, or PKG:name for rules/data/package_health.yaml.",
     )
 
     @model_validator(mode="after")
