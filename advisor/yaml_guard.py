@@ -2,7 +2,8 @@
 
 Counts every node the document would have once its aliases are expanded (an alias to
 an anchored collection costs the whole collection, including the aliases inside it),
-refuses an alias to an anchor that is still open (``&a [*a]``: a recursive structure
+refuses a list or mapping of more than ``MAX_ENTRIES`` entries, an alias to an anchor
+that is still open (``&a [*a]``: a recursive structure
 that nothing downstream can walk), nesting deeper than ``MAX_DEPTH``, and plain
 scalars that would become numbers too long to convert. It walks events iteratively,
 so its cost is linear in the number of events.
@@ -19,6 +20,7 @@ from advisor.errors import InputError
 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
+MAX_ENTRIES = 10_000  # items of one list or keys of one mapping
 MAX_NUMBER_CHARS = 100  # a plain scalar that looks numeric and is longer than this is refused
 
 _NUMERIC = re.compile(r"[-+]?[0-9_.,:]+(?:[eE][-+]?[0-9_]+)?[kKmMbBgGtT]?")
@@ -30,7 +32,7 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
     nodes = 0
     anchors: dict[str, int] = {}
     open_anchors: set[str] = set()
-    stack: list[list[Any]] = []  # [anchor, expanded size] of each open collection
+    stack: list[list[Any]] = []  # [anchor, expanded size, nodes in it, nodes per entry]
     for event in yaml.parse(text, Loader=loader):
         line = event.start_mark.line + 1 if event.start_mark else None
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -42,11 +44,13 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
             if event.anchor:
                 open_anchors.add(event.anchor)
                 anchors.pop(event.anchor, None)  # a redefined anchor is not usable until closed
-            stack.append([event.anchor, 1])
+            _count_entry(stack, name, line)
+            per_entry = 2 if isinstance(event, yaml.MappingStartEvent) else 1
+            stack.append([event.anchor, 1, 0, per_entry])
             size = 1
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
-            anchor, total = stack.pop()
+            anchor, total = stack.pop()[:2]
             if anchor:
                 open_anchors.discard(anchor)
                 anchors[anchor] = total
@@ -61,10 +65,12 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
                     line=line,
                 )
             size = anchors.get(event.anchor, 1)
+            _count_entry(stack, name, line)
             if stack:
                 stack[-1][1] += size
         elif isinstance(event, yaml.ScalarEvent):
             _check_scalar(event, name, line)
+            _count_entry(stack, name, line)
             size = 1
             if event.anchor:
                 anchors[event.anchor] = 1
@@ -78,6 +84,16 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
                 f"YAML expands to too many nodes (over {MAX_NODES}; alias bomb?)",
                 path=name,
                 line=line,
+            )
+
+
+def _count_entry(stack: list[list[Any]], name: str, line: int | None) -> None:
+    """One more node directly in the innermost collection (a mapping counts keys and values)."""
+    if stack:
+        stack[-1][2] += 1
+        if stack[-1][2] > stack[-1][3] * MAX_ENTRIES:
+            raise InputError(
+                f"a YAML list or mapping has more than {MAX_ENTRIES} entries", path=name, line=line
             )
 
 

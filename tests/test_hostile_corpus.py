@@ -112,6 +112,10 @@ def _list_190k() -> str:
     return "domains:\n" + "- nlp\n" * 190_000
 
 
+def _list_10k() -> str:
+    return "domains:\n" + "- nlp\n" * 10_000
+
+
 def _alias_chain() -> str:
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     for i in range(1, 12):
@@ -126,7 +130,8 @@ def _long_digits_stray() -> str:
 GENERATED: dict[str, tuple[Callable[[], str], list[str]]] = {
     "flood_enum_value.yaml": (_flood_value, [":1:", "purpose", "text is too long", "…"]),
     "flood_key.yaml": (_flood_key, ["flood_key.yaml"]),
-    "list_190000_domains.yaml": (_list_190k, ["domains", "too many items (190000, limit 64)"]),
+    "list_190000_domains.yaml": (_list_190k, [":10002:", "more than 10000 entries"]),
+    "list_10000_domains.yaml": (_list_10k, ["domains", "too many items (10000, limit 64)"]),
     "alias_chain_10e12.yaml": (_alias_chain, ["too many nodes"]),
     "digits_60k_stray.yaml": (_long_digits_stray, [":2:", "model.parameters", "…"]),
 }

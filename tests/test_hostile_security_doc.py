@@ -27,6 +27,7 @@ DOC = (Path(__file__).resolve().parents[1] / "SECURITY.md").read_text(encoding="
         ("**5 MB**", safe_read.MAX_BYTES == 5 * 1024 * 1024),
         ("**64** levels", yaml_guard.MAX_DEPTH == 64),
         ("**200,000** nodes", yaml_guard.MAX_NODES == 200_000),
+        ("more than **10,000** entries", yaml_guard.MAX_ENTRIES == 10_000),
         ("longer than **100** characters", yaml_guard.MAX_NUMBER_CHARS == 100),
         ("at most **64** items", field_guards.MAX_LIST_ITEMS == 64),
         ("**10,000** characters", field_guards.MAX_TEXT_CHARS == 10_000),
