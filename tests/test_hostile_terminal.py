@@ -48,7 +48,8 @@ def test_for_terminal_keeps_lines_and_json_valid() -> None:
 
 def _hostile_questions(tmp_path: Path) -> Path:
     """The bundled question file with escape sequences in every displayed string."""
-    text = (ROOT / "advisor" / "questions.yaml").read_text(encoding="utf-8")
+    bundled = next((ROOT / "advisor").rglob("questions.yaml"))
+    text = bundled.read_text(encoding="utf-8")
     text = text.replace("section: Project", f"section: {YAML_HOSTILE}", 1)
     text = text.replace(
         "prompt: What is the project called?",
