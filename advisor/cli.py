@@ -13,6 +13,8 @@ import click
 from advisor import __version__
 from advisor.errors import InputError
 from advisor.std_streams import fill_closed_fds
+from advisor.stop_signals import Stopped
+from advisor.stop_signals import install as install_stop_signals
 from advisor.terminal_text import inert_lines
 
 PROBE_LEVELS = ("none", "quick", "standard", "full")
@@ -24,6 +26,7 @@ class AdvisorGroup(click.Group):
 
     def main(self, *args, **kwargs):  # type: ignore[override]
         fill_closed_fds()
+        install_stop_signals()
         standalone = kwargs.pop("standalone_mode", True)
         try:
             result = super().main(*args, standalone_mode=False, **kwargs)
@@ -45,6 +48,9 @@ class AdvisorGroup(click.Group):
             return super().invoke(ctx)
         except InputError as exc:
             fail(exc)
+        except Stopped as exc:
+            click.echo(f"advisor: stopped by {exc.name}; nothing was written", err=True)
+            sys.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("advisor: interrupted; nothing was written", err=True)
             sys.exit(130)

@@ -55,10 +55,12 @@ def probe(
     Each framework runs in its own subprocess; progress goes to stderr, so stdout holds
     only the report. Results are cached per machine and framework version.
     """
+    from advisor.env_settings import check_environment
     from advisor.output import check_destination
     from probes import run_probes
 
     check_destination(output, force=force)
+    check_environment()
     run = run_probes(
         level, refresh=refresh, progress=_progress, frameworks=list(frameworks) or None
     )

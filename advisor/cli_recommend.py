@@ -64,6 +64,10 @@ def recommend(
     from advisor.std_streams import stdin_is_tty
 
     check_destination(output, force=force)
+    if probes != "none":
+        from advisor.env_settings import check_environment
+
+        check_environment()
     if template is not None:
         from advisor.template_jail import check_template
 
