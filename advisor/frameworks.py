@@ -1,22 +1,88 @@
-"""The three frameworks the advisor chooses between."""
+"""THE framework registry: the candidates the advisor chooses between.
+
+Everything per framework derives from ``REGISTRY``: the ids, display names, the
+per-framework pydantic models (rule effects, vetoes and risks, the team's experience,
+measured facts), the report's rows, the ``--framework`` choices and the checks that the
+rule pack, the questions and the probe backends cover the same frameworks
+(tests/test_registry.py). Adding a candidate starts with one entry here.
+"""
 
 from __future__ import annotations
 
-from enum import Enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, create_model
 
 
-class Framework(str, Enum):
-    pytorch = "pytorch"
-    jax = "jax"
-    tensorflow = "tensorflow"
+@dataclass(frozen=True)
+class FrameworkSpec:
+    """One candidate framework."""
 
-    def __str__(self) -> str:
-        return self.value
+    id: str  # the key in profiles, rules, facts and JSON output
+    display: str  # the name a reader sees
+    long_name: str  # the name in the team-experience question (may name a companion API)
+    import_name: str  # the Python module the probe backend imports
+    distributions: tuple[str, ...]  # pip distributions that provide it
+    install: str  # the plain install line shown when it is missing
+    probe_backend: str  # the id of its backend in probes/
 
-    @property
-    def display(self) -> str:
-        return DISPLAY_NAMES[self.value]
+
+REGISTRY: tuple[FrameworkSpec, ...] = (
+    FrameworkSpec(
+        id="pytorch",
+        display="PyTorch",
+        long_name="PyTorch",
+        import_name="torch",
+        distributions=("torch",),
+        install="pip install torch --index-url https://download.pytorch.org/whl/cpu "
+        "(the CPU build; GPU builds: https://pytorch.org/get-started/locally/)",
+        probe_backend="pytorch",
+    ),
+    FrameworkSpec(
+        id="jax",
+        display="JAX",
+        long_name="JAX",
+        import_name="jax",
+        distributions=("jax",),
+        install='pip install -U jax (CPU; for NVIDIA GPUs: pip install -U "jax[cuda13]")',
+        probe_backend="jax",
+    ),
+    FrameworkSpec(
+        id="tensorflow",
+        display="TensorFlow",
+        long_name="TensorFlow/Keras",
+        import_name="tensorflow",
+        distributions=("tensorflow", "tensorflow-cpu", "tensorflow-macos", "tf-nightly"),
+        install='pip install "framework-advisor[tensorflow]" (or: pip install tensorflow-cpu)',
+        probe_backend="tensorflow",
+    ),
+)
+
+FRAMEWORKS: tuple[str, ...] = tuple(spec.id for spec in REGISTRY)
+DISPLAY_NAMES: dict[str, str] = {spec.id: spec.display for spec in REGISTRY}
+# Ratio facts divide each framework's figure by this one's (facts.jax_over_pytorch_...).
+REFERENCE = REGISTRY[0].id
 
 
-FRAMEWORKS: tuple[str, ...] = tuple(f.value for f in Framework)
-DISPLAY_NAMES = {"pytorch": "PyTorch", "jax": "JAX", "tensorflow": "TensorFlow"}
+def display_name(framework: str | None) -> str:
+    """Display name of a framework id ('none' for None, the id itself if unknown)."""
+    return DISPLAY_NAMES.get(framework or "", framework or "none")
+
+
+def per_framework_model(
+    name: str,
+    field: Callable[[FrameworkSpec], tuple[Any, Any]],
+    *,
+    base: type[BaseModel],
+    doc: str | None = None,
+) -> type[BaseModel]:
+    """A pydantic model with one field per registered framework.
+
+    ``field(spec)`` gives that framework's ``(annotation, default-or-FieldInfo)``; ``base``
+    carries the model config and any methods. The fields follow the registry's order.
+    """
+    fields: dict[str, Any] = {spec.id: field(spec) for spec in REGISTRY}
+    model: type[BaseModel] = create_model(name, __base__=base, __doc__=doc, **fields)
+    return model

@@ -1,32 +1,68 @@
-"""One pipeline, data flowing one way: profile + probe facts -> rules -> Decision -> report."""
+"""The pipeline, one explicit step each, data flowing one way:
+
+    load (profile, rules) -> measure (probes) -> facts -> decide (score the rules)
+    -> analyse (what would change the verdict) -> report (what to say) -> render (md/html/json)
+
+Only ``measure`` touches the probes package (each framework runs in its own subprocess);
+with level ``none`` no framework is imported.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import click
+from advisor.decide.engine import Scored, analyse_scored, explain, score
+from advisor.decide.rules import RuleSet, load_ruleset
+from advisor.model.decision import Decision, Sensitivity
+from advisor.model.facts import Facts
+from advisor.model.measurements import ProbeRun, facts_from_probes
+from advisor.model.profile import Profile
+from advisor.report.render import render_data, report_data
 
-from advisor.engine import decide
-from advisor.facts import facts_from_probes
-from advisor.profile import Profile
-from advisor.rules import load_ruleset
+Progress = Callable[[str], None]
 
 
-def gather_probes(
-    level: str, profile: Profile | None, *, refresh: bool = False
+def load_rules(rule_dirs: list[Path]) -> RuleSet:
+    """Step 1: the core rule pack plus the user's (validated before any probe runs)."""
+    return load_ruleset(rule_dirs)
+
+
+def measure(
+    level: str,
+    profile: Profile | None,
+    *,
+    refresh: bool = False,
+    progress: Progress | None = None,
+    frameworks: list[str] | None = None,
 ) -> dict[str, Any] | None:
-    """Run the probes (each framework in its own subprocess); None for level 'none'."""
+    """Step 2: run the probes at ``level``; None for 'none' (nothing imported)."""
     if level == "none":
         return None
     from probes import run_probes
 
     workload = profile.workload.model_dump(mode="json") if profile else None
-    return run_probes(level, refresh=refresh, workload=workload, progress=_progress)
+    run: dict[str, Any] = run_probes(
+        level, refresh=refresh, workload=workload, progress=progress, frameworks=frameworks
+    )
+    return run
 
 
-def _progress(message: str) -> None:
-    click.echo(f"advisor: {message}", err=True)
+def facts(run: dict[str, Any] | None) -> tuple[ProbeRun, Facts]:
+    """Step 3: the probe run read once, and the facts the rules compare against."""
+    probe_run = ProbeRun.from_dict(run)
+    return probe_run, facts_from_probes(probe_run)
+
+
+def decide(profile: Profile, measured: Facts, ruleset: RuleSet) -> Scored:
+    """Step 4: fire the rules and add up their weighted effects."""
+    return score(profile, measured, ruleset)
+
+
+def analyse(scored: Scored, ruleset: RuleSet, *, seed: int = 0) -> Sensitivity:
+    """Step 5: the smallest changes that flip the verdict, and the win probabilities."""
+    return analyse_scored(scored, ruleset, seed=seed)
 
 
 def run_pipeline(
@@ -39,20 +75,14 @@ def run_pipeline(
     fmt: str,
     template: str | None,
     seed: int = 0,
+    progress: Progress | None = None,
 ) -> str:
     """Everything `advisor recommend` does, returning the rendered report."""
-    from advisor.render import render_report
-
-    ruleset = load_ruleset(rule_dirs)  # validate rules before spending time on probes
-    probe_run = gather_probes(probes, profile, refresh=refresh)
-    facts = facts_from_probes(probe_run)
-    decision = decide(profile, facts, ruleset, seed=seed)
-    return render_report(
-        decision,
-        profile,
-        probe_run,
-        fmt=fmt,
-        template=template,
-        profile_path=profile_path,
-        probe_level=probes,
-    )
+    ruleset = load_rules(rule_dirs)
+    run = measure(probes, profile, refresh=refresh, progress=progress)
+    probe_run, measured = facts(run)
+    scored = decide(profile, measured, ruleset)
+    sensitivity = analyse(scored, ruleset, seed=seed)
+    decision: Decision = explain(scored, ruleset, sensitivity)
+    data = report_data(decision, profile, probe_run, profile_path=profile_path, probe_level=probes)
+    return render_data(data, fmt=fmt, template=template)

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from hostile_support import CORPUS, run
 from test_hostile_corpus import GENERATED
 
-from advisor.profile import _COUNT, parse_count
+from advisor.model.profile import _COUNT, parse_count
 
 EXAMPLE = "r2-low-power-devices"
 

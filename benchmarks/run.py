@@ -71,12 +71,12 @@ def bench_recommend_none(example: str) -> list[Row]:
 
 
 def bench_sensitivity() -> list[Row]:
-    from advisor.conditions import build_context
-    from advisor.engine import criterion_weights, evaluate
-    from advisor.facts import Facts
-    from advisor.profile_io import list_examples, load_profile
-    from advisor.rules import load_ruleset
-    from advisor.sensitivity import analyse
+    from advisor.decide.conditions import build_context
+    from advisor.decide.rules import load_ruleset
+    from advisor.decide.scoring import criterion_weights, evaluate
+    from advisor.decide.sensitivity import analyse
+    from advisor.io.profiles import list_examples, load_profile
+    from advisor.model.facts import Facts
 
     ruleset = load_ruleset()
     worst, worst_name = 0.0, ""
@@ -135,36 +135,87 @@ def bench_probes(skip_standard: bool) -> list[Row]:
                     _ok(secs <= 60 and proc.returncode == 0),
                 )
             )
+            if proc.returncode == 0:
+                rows.extend(standard_figures(json.loads(proc.stdout)))
         rows.extend(bench_matmul_agreement(quick))
     return rows
 
 
+def standard_figures(run: dict[str, Any]) -> list[Row]:
+    """The workload probe's MFU per framework and the interleaved comparisons (no target)."""
+    rows: list[Row] = []
+    for p in run["probes"]:
+        if p["id"] == "workload" and p["status"] == "ok" and "mfu" in p["metrics"]:
+            mfu = p["metrics"]["mfu"]["median"]
+            rows.append(
+                (
+                    f"workload MFU, {p['framework']} ({p['params'].get('compiler')})",
+                    f"{mfu:.1%}",
+                    "reported",
+                    "",
+                )
+            )
+    for c in run.get("comparisons", []):
+        rows.append(
+            (
+                f"{c['probe']} {c['numerator']}/{c['denominator']}, interleaved",
+                f"{c['ratio']} ({'distorted' if c['distorted'] else c['verdict']})",
+                "reported",
+                "",
+            )
+        )
+    return rows
+
+
 def bench_matmul_agreement(quick: dict[str, Any]) -> list[Row]:
-    """Our torch matmul figure against torch.utils.benchmark measured right after it."""
-    ours = next(
+    """Our torch matmul figure against torch.utils.benchmark measured right after it.
+
+    The reference runs with the probe's own settings (threads, pinned CPUs, OpenMP wait
+    policy, from the run's ``environment.load``), so the two methods are compared, not two
+    thread counts: on a busy machine the probes use fewer threads on purpose.
+    """
+    probe = next(
         (
-            p["metrics"]["gflops"]["median"]
+            p
             for p in quick["probes"]
             if p["id"] == "matmul" and p["framework"] == "pytorch" and p["status"] == "ok"
         ),
         None,
     )
-    if ours is None:
+    if probe is None:
         return [("matmul vs torch.utils.benchmark", "pytorch matmul not measured", "±10%", "n/a")]
+    ours = probe["metrics"]["gflops"]["median"]
+    threads = int(probe["params"].get("threads") or 0)
+    load = quick["environment"].get("load") or {}
+    cpus = ",".join(str(c) for c in load.get("pinned_cpus") or [])
+    env = dict(os.environ)
+    if load.get("omp_wait_policy") == "passive":
+        env.update(OMP_WAIT_POLICY="PASSIVE", KMP_BLOCKTIME="0")
     code = (
+        "import os, sys\n"
+        "cpus = {int(c) for c in sys.argv[2].split(',') if c}\n"
+        "if cpus: os.sched_setaffinity(0, cpus)\n"
         "import torch, torch.utils.benchmark as b\n"
+        "n = int(sys.argv[1]) or torch.get_num_threads()\n"
+        "torch.set_num_threads(n)\n"
         "torch.manual_seed(0); a=torch.randn(1000,1000); c=torch.randn(1000,1000)\n"
         "t=b.Timer('torch.matmul(a,c)', globals={'a':a,'c':c,'torch':torch},\n"
-        "          num_threads=torch.get_num_threads())  # Timer defaults to 1 thread\n"
+        "          num_threads=n)  # Timer defaults to 1 thread\n"
         "m=t.blocked_autorange(min_run_time=2)\n"
         "print(2*1000**3/m.median/1e9)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(threads), cpus],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
     ref = float(proc.stdout.strip())
     diff = (ours - ref) / ref
     return [
         (
-            "matmul fp32 1000² torch: probe vs blocked_autorange",
+            f"matmul fp32 1000² torch ({threads or 'default'} threads): probe vs blocked_autorange",
             f"{ours:.1f} vs {ref:.1f} GFLOP/s ({diff:+.1%})",
             "within ±10%",
             _ok(abs(diff) <= 0.10),
@@ -173,11 +224,12 @@ def bench_matmul_agreement(quick: dict[str, Any]) -> list[Row]:
 
 
 def bench_engine_scaling() -> list[Row]:
-    from advisor.conditions import build_context, parse_condition
-    from advisor.engine import criterion_weights, evaluate
-    from advisor.facts import Facts
-    from advisor.profile import Profile
-    from advisor.rules import Criterion, Evidence, Rule, RuleExamples, RuleSet, load_ruleset
+    from advisor.decide.conditions import build_context, parse_condition
+    from advisor.decide.rules import Rule, RuleSet, load_ruleset
+    from advisor.decide.scoring import criterion_weights, evaluate
+    from advisor.model.facts import Facts
+    from advisor.model.profile import Profile
+    from advisor.model.rulepack import Evidence, RuleExamples
 
     core = load_ruleset()
     rng = random.Random(0)
@@ -215,7 +267,7 @@ def bench_engine_scaling() -> list[Row]:
         rules = []
         for i in range(n):
             when = rng.choice(shapes)()
-            crit = rng.choice(list(Criterion))
+            crit = rng.choice([c.id for c in core.meta.criteria])
             rules.append(
                 Rule(
                     id=f"BEN{i % 1000:03d}",
@@ -293,7 +345,7 @@ def main() -> int:
         "--skip-standard", action="store_true", help="skip the standard probe level"
     )
     args = parser.parse_args()
-    from advisor.profile_io import list_examples
+    from advisor.io.profiles import list_examples
 
     example = list_examples()[0].name
     rows: list[Row] = []

@@ -14,11 +14,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from advisor.conditions import ConditionError, parse_condition
-from advisor.errors import InputError
-from advisor.profile import parse_count
-from advisor.yaml_guard import MAX_NODES
-from advisor.yamlio import dump_yaml, load_yaml_text
+from advisor.decide.conditions import ConditionError, parse_condition
+from advisor.io.safe_yaml import dump_yaml, load_yaml_text
+from advisor.io.yaml_guard import MAX_NODES
+from advisor.model.errors import InputError
+from advisor.model.profile import parse_count
 
 RAW_CONTROL_CHARS = {chr(c) for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
 RAW_CONTROL_CHARS |= {chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
@@ -146,7 +146,7 @@ def _make_special(folder: Path, kind: str, payload: bytes) -> str:
 
 def _read_with(reader: str, path: str) -> None:
     if reader == "profile":
-        from advisor.profile_io import load_profile
+        from advisor.io.profiles import load_profile
 
         load_profile(path)
     elif reader == "questions":
@@ -154,16 +154,16 @@ def _read_with(reader: str, path: str) -> None:
 
         load_questions(path if path else "")
     elif reader == "rules":
-        from advisor.rules import load_ruleset
-        from advisor.safe_read import input_paths
+        from advisor.decide.rules import load_ruleset
+        from advisor.io.safe_read import input_paths
 
         load_ruleset(input_paths([path], "--rules"))
     elif reader == "template":
-        from advisor.template_jail import check_template
+        from advisor.report.template_jail import check_template
 
         check_template(path, "markdown")
     else:
-        from advisor.yamlio import read_text_file
+        from advisor.io.safe_yaml import read_text_file
 
         read_text_file(path)
 
@@ -202,7 +202,7 @@ def check_long_number(text: str) -> bool:
             accepted = False
         for line in (f'model:\n  parameters: "{text}"\n', f"model:\n  parameters: {text}\n"):
             try:
-                from advisor.profile_io import profile_from_document
+                from advisor.io.profiles import profile_from_document
 
                 profile_from_document(load_yaml_text(line, "fuzz.yaml"))
             except InputError as exc:
@@ -257,11 +257,11 @@ def _inject(
 
 def check_escaped_profile(data: dict[str, Any], texts: list[str]) -> bool:
     """A profile with escapes in its strings: the error line or the report is inert."""
-    from advisor.engine import decide
-    from advisor.profile_io import profile_from_document
-    from advisor.render import render_report
-    from advisor.rules import load_ruleset
-    from advisor.terminal_text import for_terminal
+    from advisor.decide.engine import decide
+    from advisor.decide.rules import load_ruleset
+    from advisor.io.profiles import profile_from_document
+    from advisor.model.terminal_text import for_terminal
+    from advisor.report.render import render_report
 
     hostile = _inject(data, texts)
     text = dump_yaml(hostile)
@@ -283,10 +283,10 @@ def check_escaped_rule(rule: dict[str, Any], texts: list[str]) -> bool:
     inert."""
     from pydantic import ValidationError
 
-    from advisor.rule_docs import rule_markdown
-    from advisor.rules import Rule, load_ruleset
-    from advisor.terminal_text import for_terminal, inert
-    from advisor.validation import input_error_from_validation
+    from advisor.decide.rules import Rule, load_ruleset
+    from advisor.io.validation import input_error_from_validation
+    from advisor.model.terminal_text import for_terminal, inert
+    from advisor.report.rule_page import rule_markdown
 
     hostile = _inject(rule, texts, keys=False, protect=_RULE_CODES)
     try:

@@ -8,7 +8,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from advisor.conditions import (
+from advisor.decide.conditions import (
     FACT_PATHS,
     OPERATORS,
     PROFILE_PATHS,
@@ -16,10 +16,10 @@ from advisor.conditions import (
     build_context,
     parse_condition,
 )
-from advisor.errors import InputError
-from advisor.facts import Facts
-from advisor.profile import Profile
-from advisor.yamlio import dump_yaml, load_yaml_text
+from advisor.io.safe_yaml import dump_yaml, load_yaml_text
+from advisor.model.errors import InputError
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
 
 PATH_PARTS = sorted({part for path in PROFILE_PATHS for part in path.split(".")})
 ENUM_WORDS = ["research", "tpu", "mobile", "nvidia_gpu", "expert", "float32", "vision", "7B", "1e9"]
@@ -105,7 +105,7 @@ conditions = st.recursive(
 
 def check_profile_dict(data: dict[str, Any]) -> bool:
     """Dump to YAML and load as a profile: a Profile or an InputError, nothing else."""
-    from advisor.profile_io import profile_from_document
+    from advisor.io.profiles import profile_from_document
 
     try:
         text = dump_yaml(data)

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from advisor.profile import Profile
-from advisor.profile_io import load_profile
-from advisor.questionnaire import load_questions, path_lengths, profile_yaml
+from advisor.io.profile_writer import profile_yaml
+from advisor.io.profiles import load_profile
+from advisor.model.profile import Profile
+from advisor.questionnaire import load_questions, path_lengths
 
 pexpect = pytest.importorskip("pexpect")
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
@@ -40,14 +41,25 @@ class Person:
         if shell_redirect:
             command = " ".join(shlex.quote(a) for a in [*ADVISOR, *args])
             self.child = pexpect.spawn(
-                "/bin/sh", ["-c", f"exec {command} > {shlex.quote(shell_redirect)}"],
-                cwd=str(cwd), env=env, encoding="utf-8", codec_errors="replace", timeout=15,
+                "/bin/sh",
+                ["-c", f"exec {command} > {shlex.quote(shell_redirect)}"],
+                cwd=str(cwd),
+                env=env,
+                encoding="utf-8",
+                codec_errors="replace",
+                timeout=15,
                 dimensions=(50, 140),
             )
         else:
             self.child = pexpect.spawn(
-                ADVISOR[0], [*ADVISOR[1:], *args], cwd=str(cwd), env=env, encoding="utf-8",
-                codec_errors="replace", timeout=15, dimensions=(50, 140),
+                ADVISOR[0],
+                [*ADVISOR[1:], *args],
+                cwd=str(cwd),
+                env=env,
+                encoding="utf-8",
+                codec_errors="replace",
+                timeout=15,
+                dimensions=(50, 140),
             )
         self.child.logfile_read = self.log
         self.child.delaybeforesend = None  # we always wait for the prompt before typing
@@ -94,7 +106,10 @@ def test_all_defaults_through_a_terminal_give_a_profile_recommend_accepts(tmp_pa
     assert load_profile(profile_file) == Profile()
     report = subprocess.run(
         [*ADVISOR, "recommend", str(profile_file), "--probes", "none"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert report.returncode == 0, report.stderr
     assert report.stdout.startswith("# ")
@@ -246,7 +261,11 @@ def test_recommend_without_a_profile_asks_then_reports(tmp_path: Path) -> None:
 def test_defaults_without_a_terminal_work(tmp_path: Path) -> None:
     done = subprocess.run(
         [*ADVISOR, "ask", "--defaults", "-o", "p.yaml"],
-        cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
         check=False,
     )
     assert done.returncode == 0, done.stderr
@@ -257,7 +276,12 @@ def test_defaults_without_a_terminal_work(tmp_path: Path) -> None:
 def test_no_terminal_and_no_defaults_is_exit_2(tmp_path: Path) -> None:
     done = subprocess.run(
         [*ADVISOR, "ask", "-o", "p.yaml"],
-        cwd=tmp_path, input="\n" * 50, capture_output=True, text=True, timeout=60, check=False,
+        cwd=tmp_path,
+        input="\n" * 50,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 2
     assert done.stdout == ""

@@ -109,7 +109,6 @@ RULE_PACKS: dict[str, list[str]] = {
         ":9:",
         "effects.mxnet",
         "unknown key",
-        "pytorch, jax, tensorflow",
     ],
     "veto_unknown_framework.yaml": ["veto.caffe", "unknown key"],
     "empty_evidence.yaml": ["rule ECO905: evidence", "at least 1"],

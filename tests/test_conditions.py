@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.conditions import ConditionError, build_context, parse_condition
-from advisor.facts import Facts
-from advisor.profile import Profile
+from advisor.decide.conditions import ConditionError, build_context, parse_condition
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
 
 
 def ctx(profile: dict | None = None, facts: dict | None = None) -> dict:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from advisor.docs import END, START, profile_reference, replace_section
-from advisor.profile import Profile
+from advisor.model.profile import Profile
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -15,10 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from advisor.engine import decide
+from advisor.decide.engine import decide
+from advisor.decide.rules import load_ruleset
 from advisor.frameworks import FRAMEWORKS
-from advisor.profile import Profile
-from advisor.rules import PRIORITY_NAMES, load_ruleset
+from advisor.model.profile import Profile
+from advisor.model.rulepack import PRIORITY_NAMES
 
 PACK = load_ruleset()
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -151,7 +152,7 @@ def test_raising_a_priority_never_lowers_a_framework_that_only_gains_from_it(
     higher = profile.model_copy(
         update={"priorities": profile.priorities.model_copy(update={priority: level + 1})}
     )
-    weighted_by_it = {c.id.value for c in PACK.meta.criteria if priority in c.priorities}
+    weighted_by_it = {c.id for c in PACK.meta.criteria if priority in c.priorities}
     before = decide(profile, None, PACK, with_sensitivity=False)
     after = decide(higher, None, PACK, with_sensitivity=False)
     fired = {r.id: r for r in [*before.rules, *after.rules]}

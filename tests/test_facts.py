@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.facts import Facts, facts_from_probes
+from advisor.model.facts import Facts
+from advisor.model.measurements import facts_from_probes
 
 
 def metric(value: float, unit: str = "GFLOP/s") -> dict:

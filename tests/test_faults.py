@@ -44,7 +44,7 @@ def test_read_only_output_directory(cli, tmp_path: Path) -> None:
 def test_full_or_failing_disk(
     cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, err_no: int
 ) -> None:
-    import advisor.yamlio as yamlio
+    import advisor.io.safe_yaml as yamlio
 
     def broken(*_args: object) -> None:
         raise OSError(err_no, os.strerror(err_no))

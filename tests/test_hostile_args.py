@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from hostile_support import assert_clean, assert_refused, run, snapshot
 
-import advisor.safe_write as safe_write
-from advisor.errors import InputError
-from advisor.safe_write import publish_no_replace, write_atomic
+import advisor.io.safe_write as safe_write
+from advisor.io.safe_write import publish_no_replace, write_atomic
+from advisor.model.errors import InputError
 
 EXAMPLE = "r2-low-power-devices"
 RECOMMEND = ["recommend", "--example", EXAMPLE, "--probes", "none"]

@@ -40,6 +40,6 @@ def test_settings_do_not_matter_without_probes(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("value", ["0.5", "1", "100", " 2 "])
 def test_sane_values_pass_the_check(value: str) -> None:
-    from advisor.env_settings import check_environment
+    from advisor.cli.env_settings import check_environment
 
     check_environment({"ADVISOR_PROBE_TIME_SCALE": value, "ADVISOR_PROBE_HIDE": "all, jax"})

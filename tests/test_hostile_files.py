@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from hostile_support import assert_refused, run, snapshot
 
-from advisor.errors import InputError
-from advisor.safe_read import MAX_BYTES, read_bytes
+from advisor.io.safe_read import MAX_BYTES, read_bytes
+from advisor.model.errors import InputError
 
 EXAMPLE = "r2-low-power-devices"
 

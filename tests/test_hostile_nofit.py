@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from advisor.engine import decide
-from advisor.profile import Profile
-from advisor.render import render_report
-from advisor.rules import load_ruleset
+from advisor.decide.engine import decide
+from advisor.decide.rules import load_ruleset
+from advisor.model.profile import Profile
+from advisor.report.render import render_report
 
 PACK = Path(__file__).parent / "fixtures" / "no_fit_pack"
 PROFILE = {"project": {"name": "Tiny board"}, "deployment": {"targets": ["microcontroller"]}}

@@ -7,16 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from advisor import (
-    errors,
-    field_guards,
-    profile,
-    safe_read,
-    template_jail,
-    template_sandbox,
-    terminal_text,
-    yaml_guard,
-)
+from advisor.io import safe_read, yaml_guard
+from advisor.model import errors, field_guards, profile, terminal_text
+from advisor.report import template_jail, template_sandbox
 
 DOC = (Path(__file__).resolve().parents[1] / "SECURITY.md").read_text(encoding="utf-8")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-import advisor.template_jail as jail
-from advisor.errors import InputError
+import advisor.report.template_jail as jail
 from advisor.frameworks import DISPLAY_NAMES
-from advisor.template_jail import render_isolated
+from advisor.model.errors import InputError
+from advisor.report.template_jail import render_isolated
 
 LOOPS = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
 

@@ -22,9 +22,9 @@ import pytest
 from hostile_support import RAW_CONTROL, ROOT, assert_clean, run
 from markdown_it import MarkdownIt
 
+from advisor.model.terminal_text import for_terminal, inert
 from advisor.questionnaire import Terminal, load_questions, run_questionnaire
-from advisor.render import render_template
-from advisor.terminal_text import for_terminal, inert
+from advisor.report.render import render_template
 
 HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x1b]8;;http://evil.example/\x1b\\link\x1b]8;;\x1b\\\x9b31m\u202e"
 YAML_HOSTILE = (
@@ -173,7 +173,30 @@ def _hostile_run() -> dict[str, Any]:
             "threads": {evil: {evil: evil}},
             "env_vars": {"OMP_NUM_THREADS": evil, evil: "1"},
             "warnings": [evil],
+            "interpreters": [
+                {"path": evil, "version": evil, "numpy": evil, "frameworks": {evil: evil}}
+            ],
+            "load": {
+                "other_busy_cpus": 1.0,
+                "available_cpus": evil,
+                "threads": evil,
+                "pinned_cpus": [evil],
+                "omp_wait_policy": "passive",
+            },
         },
+        "comparisons": [
+            {
+                "probe": evil,
+                "ratio": 1.0,
+                "numerator": evil,
+                "denominator": evil,
+                "interval": [0.9, 1.1],
+                "rounds": 3,
+                "verdict": evil,
+                "confidence": 0.95,
+                "threshold": 0.05,
+            }
+        ],
         "probes": [
             {
                 "id": evil,
@@ -192,6 +215,26 @@ def _hostile_run() -> dict[str, Any]:
                 "reason": evil,
                 "metrics": {},
                 "params": {},
+            },
+            {
+                "id": "workload",
+                "framework": evil,
+                "status": "ok",
+                "reason": None,
+                "metrics": {
+                    "mfu": {"median": 1e300, "iqr": 0.0, "n": 3, "unit": evil},
+                    "step_ms": {"median": 1.0, "iqr": 0.0, "n": 3, "unit": "ms"},
+                    "model_gflops": {"median": 1.0, "iqr": 0.0, "n": 3, "unit": "x"},
+                },
+                "params": {
+                    "model": evil,
+                    "dtype": evil,
+                    "batch": 1,
+                    "flops_per_step": 1e9,
+                    "machine_peak_gflops": 1.0,
+                    "machine_peak_source": evil,
+                    "compiler": evil,
+                },
             },
         ],
     }

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from advisor.engine import decide
-from advisor.profile import Profile
-from advisor.rules import RuleSet, load_ruleset, rule_files
+from advisor.decide.engine import decide
+from advisor.decide.rules import RuleSet, load_ruleset, rule_files
+from advisor.model.profile import Profile
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "docs" / "sources.md"
@@ -246,7 +246,7 @@ def test_tpu_training_is_scored_by_exactly_one_hardware_rule(hardware: list[str]
 def test_no_performance_rule_reads_the_deployment_targets() -> None:
     """Device targets are scored under deployment; PERF008 scored them a second time."""
     for rule in PACK.rules:
-        if rule.criterion.value == "performance":
+        if rule.criterion == "performance":
             assert not any(f.startswith("deployment.") for f in rule.condition.fields()), rule.id
 
 

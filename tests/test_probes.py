@@ -11,11 +11,16 @@ from typing import Any
 
 import pytest
 
-from probes import cache, compare, faults, hostinfo, stats, timing
-from probes.launcher import describe_exit, output_tail
-from probes.plan import INSTALL, Budget
-from probes.protocol import EventReader, EventWriter
-from probes.runner import _environment, run
+from probes.catalog import INSTALL, Budget
+from probes.env import host as hostinfo
+from probes.measure import agreement as compare
+from probes.measure import stats, timing
+from probes.records import ProbeRecord
+from probes.run import cache, faults
+from probes.run.environment import environment as _environment
+from probes.run.launcher import describe_exit, output_tail
+from probes.run.orchestrate import run
+from probes.run.protocol import EventReader, EventWriter
 
 # -- stats and timing ---------------------------------------------------------------------
 
@@ -102,15 +107,16 @@ def _probe(framework: str, values: list[float], gflops: float) -> dict[str, Any]
 
 
 def test_disagreeing_results_are_flagged_and_not_ranked() -> None:
-    probes = [_probe("pytorch", [10.0, 20.0], 100.0), _probe("jax", [10.0, 20.001], 50.0),
-              _probe("tensorflow", [10.0, 25.0], 400.0)]
+    probes = [ProbeRecord.from_json(p) for p in (
+        _probe("pytorch", [10.0, 20.0], 100.0), _probe("jax", [10.0, 20.001], 50.0),
+        _probe("tensorflow", [10.0, 25.0], 400.0))]
     warnings = compare.check_agreement(probes)
-    assert [p["check"]["agrees"] for p in probes] == [True, True, False]
+    assert [(p.check or {})["agrees"] for p in probes] == [True, True, False]
     assert len(warnings) == 1 and "tensorflow" in warnings[0]
     compare.add_share_of_best(probes)
-    assert probes[0]["metrics"]["share_of_best"]["median"] == 1.0
-    assert probes[1]["metrics"]["share_of_best"]["median"] == 0.5
-    assert "share_of_best" not in probes[2]["metrics"]
+    assert probes[0].metrics["share_of_best"].median == 1.0
+    assert probes[1].metrics["share_of_best"].median == 0.5
+    assert "share_of_best" not in probes[2].metrics
 
 
 def test_accelerator_prefers_the_best_device_seen() -> None:
@@ -205,7 +211,8 @@ def test_hidden_frameworks_are_skipped_with_the_install_command(
     for probe in result["probes"]:
         assert probe["status"] == "skipped" and probe["metrics"] == {}
         assert INSTALL[probe["framework"]] in probe["reason"]
-    assert len(lines) == len(result["probes"])  # one progress line per probe
+    probe_lines = [ln for ln in lines if ln.startswith("probe ")]
+    assert len(probe_lines) == len(result["probes"])  # one progress line per probe
     env = result["environment"]
     assert set(env) >= {"os", "python", "cpu", "memory_gb", "frameworks", "accelerator",
                         "threads", "env_vars", "benchmark_index", "noisy", "warnings"}
@@ -220,7 +227,7 @@ def test_bad_level_is_an_argument_error() -> None:
 
 
 def test_markdown_template_renders_every_status() -> None:
-    from advisor.render import render_template
+    from advisor.report.render import render_template
 
     ok = _probe("pytorch", [1.0], 150.0)
     ok.update(reason=None, params={"dtype": "float32", "shape": [1000, 1000]}, noisy=True,
@@ -229,9 +236,11 @@ def test_markdown_template_renders_every_status() -> None:
     bad = {"id": "matmul", "framework": "jax", "status": "failed", "reason": "worker crashed "
            "with SIGSEGV | tail", "metrics": {}, "params": {}, "noisy": False, "seconds": 0.1}
     env = _environment(
-        ["pytorch"], {"pytorch": "2.0", "jax": None, "tensorflow": None}, {}, [ok, bad],
+        ["pytorch"], {"pytorch": "2.0", "jax": None, "tensorflow": None}, {},
+        [ProbeRecord.from_json(ok), ProbeRecord.from_json(bad)],
         {"median": 100.0, "iqr": 1.0, "n": 3, "noisy": False, "slow": False},
-        {"median": 100.0, "iqr": 1.0, "n": 3, "noisy": False, "slow": False}, 0.1, [])
+        {"median": 100.0, "iqr": 1.0, "n": 3, "noisy": False, "slow": False}, 0.1,
+        []).to_json()
     text = render_template("probe.md.j2", {
         "level": "quick", "probes": [ok, bad], "environment": env, "wall_seconds": 3.0,
         "cache": {"used": True, "path": "/x", "created": "2026-01-01T00:00:00+00:00",
@@ -242,7 +251,9 @@ def test_markdown_template_renders_every_status() -> None:
 
 def test_parent_modules_never_import_a_framework() -> None:
     """The parent-side modules import no framework (checked in a clean interpreter)."""
-    code = ("import sys, probes, probes.runner, probes.cache, probes.launcher, probes.hostinfo;"
+    code = ("import sys, probes, probes.api, probes.catalog, probes.run.orchestrate, "
+            "probes.run.cache, probes.run.launcher, probes.env.host, probes.env.load, "
+            "probes.env.interpreter, probes.run.rounds;"
             "print([m for m in ('torch', 'jax', 'tensorflow', 'numpy') if m in sys.modules])")
     import subprocess
 

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from probes import run_probes
-from probes.plan import INSTALL
-from probes.runner import run_selected
+from probes.catalog import INSTALL
+from probes.run.orchestrate import run_selected
 
 pytestmark = pytest.mark.probes
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,6 +180,36 @@ def test_failed_import_is_skipped_with_the_install_command(
         assert INSTALL["jax"] in probes[("jax", probe)]["reason"]
 
 
+# -- another interpreter (the project's environment) --------------------------------------
+
+
+def test_workers_run_in_the_interpreter_given_with_python(fast: Path) -> None:
+    """The test's own interpreter plays the user's project environment."""
+    run = run_probes("quick", frameworks=["jax"], python=[sys.executable], refresh=True)
+    probes = _by(run)
+    assert probes[("jax", "matmul")]["status"] == "ok"
+    env = run["environment"]
+    (interp,) = env["interpreters"]
+    assert interp["path"] == str(Path(sys.executable).absolute()) and interp["own"] is False
+    assert interp["frameworks"]["jax"] and interp["numpy"]
+    worker = env["frameworks"]["jax"]["worker_python"]
+    assert Path(worker["executable"]).absolute() == Path(sys.executable).absolute()
+    # the worker imported a private copy of the probes package, not the advisor's tree
+    assert not Path(worker["probes_from"]).is_relative_to(ROOT)
+    assert env["frameworks"]["jax"]["interpreter"] == interp["path"]
+
+
+def test_a_bad_interpreter_is_an_error_and_a_good_one_still_runs(fast: Path) -> None:
+    from probes.api import InterpreterError
+
+    with pytest.raises(InterpreterError, match="no such file"):
+        run_probes("quick", frameworks=["jax"], python=["/nonexistent/python"], refresh=True)
+    run = run_probes("quick", frameworks=["jax"], python=["/nonexistent/python", sys.executable],
+                     refresh=True)
+    assert _by(run)[("jax", "matmul")]["status"] == "ok"
+    assert any("no such file" in w for w in run["environment"]["warnings"])
+
+
 # -- cache with real measurements ---------------------------------------------------------
 
 def test_cache_reuse_corruption_and_refresh(fast: Path) -> None:
@@ -225,25 +255,32 @@ def test_standard_probes_agree_across_frameworks(fast: Path) -> None:
 def test_model_families_compute_the_same_loss() -> None:
     """train_step's models are the same in PyTorch and JAX: same loss on the same data."""
     code = """
-import json, numpy as np, torch, jax, jax.numpy as jnp
-from probes import workloads as W, fw_torch, fw_jax
+import json, sys
+from probes.suite import data as W, models
+from probes.backends import torch_backend, jax_backend
+backends = [torch_backend.load(), jax_backend.load()]
+if "tf" in sys.argv:
+    from probes.backends import tf_backend
+    backends.append(tf_backend.load())
 out = {}
 for family in ("mlp", "cnn", "transformer", "rnn"):
-    spec = W.spec(family)
-    params = W.init_params(spec)
-    x, y = W.batch(spec, 4)
-    lt = fw_torch._loss(family, [torch.from_numpy(p) for p in params], torch.from_numpy(x),
-                        torch.from_numpy(y).long())
-    lj = fw_jax._loss(family, [jnp.asarray(p) for p in params], jnp.asarray(x), jnp.asarray(y))
-    out[family] = [float(lt), float(lj)]
+    for size in ("toy", "cpu"):
+        spec = W.spec(family, size)
+        params = W.init_params(spec)
+        x, y = W.batch(spec, 4)
+        out[family + "/" + size] = [
+            float(b.numpy(models.loss(b, spec)([b.put(p) for p in params], b.put(x),
+                                                 b.labels(y))))
+            for b in backends]
 print(json.dumps(out))
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                         timeout=120, check=True)
+    args = [sys.executable, "-c", code, *(["tf"] if HAS_TF else [])]
+    out = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=180, check=True)
     losses = json.loads(out.stdout.strip().splitlines()[-1])
-    assert set(losses) == {"mlp", "cnn", "transformer", "rnn"}
-    for family, (torch_loss, jax_loss) in losses.items():
-        assert torch_loss == pytest.approx(jax_loss, rel=1e-4), family
+    assert {k.split("/")[0] for k in losses} == {"mlp", "cnn", "transformer", "rnn"}
+    for family, (torch_loss, *others) in losses.items():
+        for other in others:  # JAX, and TensorFlow when installed
+            assert other == pytest.approx(torch_loss, rel=1e-4), family
 
 
 def test_scale_probe_jax_mesh(fast: Path) -> None:

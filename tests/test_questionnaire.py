@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 import yaml
 
-from advisor.conditions import PROFILE_PATHS, flatten
-from advisor.errors import InputError
-from advisor.profile import Domain, Hardware, Profile, Serving
-from advisor.profile_io import load_profile
+from advisor.decide.conditions import PROFILE_PATHS, flatten
+from advisor.io.profile_writer import profile_yaml
+from advisor.io.profiles import load_profile
+from advisor.model.errors import InputError
+from advisor.model.profile import Domain, Hardware, Profile, Serving
 from advisor.questionnaire import (
     AnswerError,
     QuestionnaireStopped,
@@ -22,7 +23,6 @@ from advisor.questionnaire import (
     load_questions,
     model_field,
     path_lengths,
-    profile_yaml,
     run_questionnaire,
 )
 
@@ -88,15 +88,21 @@ def _write_questions(tmp_path: Path, questions: list[dict[str, Any]], **extra: A
 GOOD = [
     {"field": "purpose", "prompt": "Why?"},
     {"field": "deployment.targets", "prompt": "Where?"},
-    {"field": "deployment.serving", "prompt": "How?",
-     "when": {"field": "deployment.targets", "contains": "server"}},
+    {
+        "field": "deployment.serving",
+        "prompt": "How?",
+        "when": {"field": "deployment.targets", "contains": "server"},
+    },
 ]
 
 
 def test_a_minimal_questions_file_loads(tmp_path: Path) -> None:
     loaded = load_questions(_write_questions(tmp_path, GOOD))
-    assert [q.path for q in loaded.questions] == ["purpose", "deployment.targets",
-                                                 "deployment.serving"]
+    assert [q.path for q in loaded.questions] == [
+        "purpose",
+        "deployment.targets",
+        "deployment.serving",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -106,22 +112,44 @@ def test_a_minimal_questions_file_loads(tmp_path: Path) -> None:
         ([{"field": "purpose"}], "needs a 'prompt'"),
         ([{"field": "purpose", "prompt": "x", "colour": 1}], "unknown key"),
         ([*GOOD, {"field": "purpose", "prompt": "again"}], "already asked"),
-        ([{"field": "purpose", "prompt": "x",
-           "when": {"field": "deployment.targets", "contains": "server"}}],
-         "no earlier question asks"),
-        ([{"field": "purpose", "prompt": "x", "when": {"field": "purpose", "eq": "resarch"}}],
-         "did you mean 'research'"),
-        ([{"field": "purpose", "prompt": "x", "choices": {"research": "r", "both": "b"}}],
-         "missing: production"),
-        ([{"field": "purpose", "prompt": "x", "choices": {"reserch": "r"}}],
-         "did you mean 'research'"),
+        (
+            [
+                {
+                    "field": "purpose",
+                    "prompt": "x",
+                    "when": {"field": "deployment.targets", "contains": "server"},
+                }
+            ],
+            "no earlier question asks",
+        ),
+        (
+            [{"field": "purpose", "prompt": "x", "when": {"field": "purpose", "eq": "resarch"}}],
+            "did you mean 'research'",
+        ),
+        (
+            [{"field": "purpose", "prompt": "x", "choices": {"research": "r", "both": "b"}}],
+            "missing: production",
+        ),
+        (
+            [{"field": "purpose", "prompt": "x", "choices": {"reserch": "r"}}],
+            "did you mean 'research'",
+        ),
         ([{"field": "team.size", "prompt": "x", "choices": [1, 2]}], "only applies to enum"),
         ([{"field": "team.size", "prompt": "x", "default": 0}], "invalid default"),
-        ([{"field": "team.size", "prompt": "x", "default": 2, "required": True}],
-         "required question has no default"),
-        ([{"field": "team.size", "prompt": "x", "validate": [{"require": {"field": "team.size",
-                                                                          "gt": 1}}]}],
-         "exactly 'require' and 'message'"),
+        (
+            [{"field": "team.size", "prompt": "x", "default": 2, "required": True}],
+            "required question has no default",
+        ),
+        (
+            [
+                {
+                    "field": "team.size",
+                    "prompt": "x",
+                    "validate": [{"require": {"field": "team.size", "gt": 1}}],
+                }
+            ],
+            "exactly 'require' and 'message'",
+        ),
     ],
 )
 def test_a_broken_questions_file_is_one_clear_error(
@@ -302,7 +330,7 @@ def test_a_skipped_question_drops_its_answer() -> None:
     paths = [qs.questions[i].path for i in relevant]
     number = paths.index("deployment.targets") + 1
     lines = _answers_until("deployment.serving", "online_api") + _enter_all(40)
-    lines = [*lines[:len(paths)], str(number), "batch", "y"]
+    lines = [*lines[: len(paths)], str(number), "batch", "y"]
     profile, _ = _session(lines)
     assert profile.deployment.targets == ["batch"]
     assert profile.deployment.serving == Serving.none  # serving no longer applies
@@ -332,14 +360,21 @@ REVISED = Profile.model_validate(
         "training": {"accelerators": 256, "nodes": 32},
         "hardware": {"training": ["tpu"], "inference": ["nvidia_gpu", "cpu"]},
         "deployment": {"targets": ["server", "batch"], "serving": "llm_serving"},
-        "team": {"size": 12, "experience": {"jax": "expert", "pytorch": "some"},
-                 "functional_programming": True},
+        "team": {
+            "size": 12,
+            "experience": {"jax": "expert", "pytorch": "some"},
+            "functional_programming": True,
+        },
         "ecosystem": {"huggingface": True, "libraries": ["nlp", "probabilistic"]},
         "existing_code": ["jax", "numpy"],
         "priorities": {"raw_performance": 5, "learning_curve": 1},
         "determinism": "preferred",
-        "workload": {"model_family": "transformer", "batch_size": 1024, "dtype": "bfloat16",
-                     "higher_order_derivatives": True},
+        "workload": {
+            "model_family": "transformer",
+            "batch_size": 1024,
+            "dtype": "bfloat16",
+            "higher_order_derivatives": True,
+        },
     }
 )
 
@@ -446,7 +481,7 @@ def test_ask_from_a_bad_profile_is_exit_2(cli, tmp_path: Path) -> None:
 
 
 def test_every_bundled_example_survives_a_revision_unchanged() -> None:
-    from advisor.profile_io import list_examples
+    from advisor.io.profiles import list_examples
 
     examples = list_examples()
     if not examples:

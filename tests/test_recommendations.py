@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import main as cli_main
-from advisor.engine import decide
-from advisor.profile import Profile
-from advisor.profile_io import example_path, list_examples
-from advisor.rules import load_ruleset
-from advisor.yamlio import load_yaml_file
+from advisor.decide.engine import decide
+from advisor.decide.rules import load_ruleset
+from advisor.io.profiles import example_path, list_examples
+from advisor.io.safe_yaml import load_yaml_file
+from advisor.model.profile import Profile
 
 PACK = load_ruleset()
 
@@ -94,7 +94,7 @@ def test_article_verdict_through_the_cli_json(name: str) -> None:
 
 
 def test_json_fired_rules_say_which_measurements_moved_them() -> None:
-    from advisor.facts import Facts
+    from advisor.model.facts import Facts
 
     facts = Facts.model_validate({"jax_over_pytorch_train_step": 0.5, "noisy": False})
     d = decide(Profile.model_validate(load("r6b-research-top-performance")), facts, PACK)

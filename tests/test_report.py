@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 from markdown_it import MarkdownIt
 
-from advisor.engine import decide
-from advisor.facts import facts_from_probes
-from advisor.profile import Profile
-from advisor.profile_io import list_examples, load_profile
-from advisor.render import render_report, report_data, tidy_markdown
-from advisor.rules import load_ruleset
+from advisor.decide.engine import decide
+from advisor.decide.rules import load_ruleset
+from advisor.io.profiles import list_examples, load_profile
+from advisor.model.measurements import facts_from_probes
+from advisor.model.profile import Profile
+from advisor.report.render import render_report, report_data, tidy_markdown
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures"
@@ -389,7 +389,10 @@ def test_claim_verdicts_follow_the_numbers() -> None:
         for p in probes["probes"]:
             if p["id"] == "matmul" and p["framework"] == "jax":
                 p["metrics"]["seconds"] = {
-                    "median": torch_s / factor, "iqr": torch_s * 0.001, "n": 30, "unit": "s"
+                    "median": torch_s / factor,
+                    "iqr": torch_s * 0.001,
+                    "n": 30,
+                    "unit": "s",
                 }
         claim = _data(probes)["report"]["claims"][0]
         assert claim["verdict"] == verdict, (factor, claim["finding"])

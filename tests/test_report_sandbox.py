@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from advisor.engine import decide
-from advisor.errors import InputError
-from advisor.profile_io import load_profile
-from advisor.render import render_report
-from advisor.rules import load_ruleset
+from advisor.decide.engine import decide
+from advisor.decide.rules import load_ruleset
+from advisor.io.profiles import load_profile
+from advisor.model.errors import InputError
+from advisor.report.render import render_report
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROFILE = FIXTURES / "report_injection.yaml"

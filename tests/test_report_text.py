@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from advisor.charts import mermaid_bar, mermaid_pie, nice_max
-from advisor.markdown_text import (
+from advisor.report.charts import mermaid_bar, mermaid_pie, nice_max
+from advisor.report.text import (
     fmt_num,
     fmt_pct,
     html_text,

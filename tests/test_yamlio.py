@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from advisor.errors import InputError
-from advisor.yamlio import load_yaml_file, load_yaml_text, write_atomic
+from advisor.io.safe_yaml import load_yaml_file, load_yaml_text, write_atomic
+from advisor.model.errors import InputError
 
 
 def test_line_numbers_of_keys_and_items() -> None:
@@ -99,7 +99,7 @@ def test_write_atomic_disk_full_leaves_nothing(
 ) -> None:
     import errno
 
-    import advisor.yamlio as yamlio
+    import advisor.io.safe_yaml as yamlio
 
     def full(*_args: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")

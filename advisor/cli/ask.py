@@ -1,0 +1,63 @@
+"""``advisor ask``: the interactive questionnaire, writing a commented YAML profile."""
+
+from __future__ import annotations
+
+import click
+
+from advisor.cli.std_streams import stdin_is_tty
+from advisor.io.safe_read import input_paths
+from advisor.model.errors import InputError
+
+
+@click.command()
+@click.option("-o", "--output", metavar="FILE", help="Write the profile here instead of stdout.")
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+@click.option(
+    "--from",
+    "from_path",
+    metavar="PROFILE",
+    help="Revise this profile: its answers become the defaults.",
+)
+@click.option(
+    "--defaults",
+    is_flag=True,
+    help="Ask nothing: answer every question with its default (works without a terminal).",
+)
+@click.option(
+    "--questions",
+    "questions_path",
+    metavar="FILE",
+    help="Ask the questions in this YAML file instead of the bundled ones "
+    "(advisor/questionnaire/questions.yaml).",
+)
+def ask(
+    output: str | None,
+    force: bool,
+    from_path: str | None,
+    defaults: bool,
+    questions_path: str | None,
+) -> None:
+    """Answer questions at the terminal and get a profile (YAML, with help as comments).
+
+    Prompts go to stderr; the profile goes to stdout unless -o FILE is given.
+    Ctrl-C at any point writes nothing.
+    """
+    from advisor.cli.output import check_destination, emit
+    from advisor.io.profile_writer import profile_yaml
+    from advisor.io.profiles import load_profile
+    from advisor.questionnaire import load_questions, run_questionnaire
+
+    check_destination(output, force=force)  # before any question is asked
+    if questions_path is not None:
+        questions_path = str(input_paths([questions_path], "--questions")[0])
+    questions = load_questions(questions_path) if questions_path is not None else None
+    base = load_profile(from_path) if from_path is not None else None
+    if not defaults and not stdin_is_tty():
+        raise InputError(
+            "stdin is not a terminal, so nobody can answer the questions; pass --defaults to "
+            "take every default (with --from PROFILE to start from a profile)"
+        )
+    profile = run_questionnaire(
+        base=base, defaults=defaults, questions=questions, verb="Write" if output else "Use"
+    )
+    emit(profile_yaml(profile), output, force=force)

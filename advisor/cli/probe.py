@@ -1,0 +1,71 @@
+"""``advisor probe``: measure the installed frameworks on this machine."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from advisor.cli.options import progress
+from advisor.cli.output import emit
+from advisor.frameworks import FRAMEWORKS
+
+
+@click.command()
+@click.option(
+    "--level",
+    type=click.Choice(("quick", "standard", "full")),
+    default="quick",
+    show_default=True,
+    help="How much to measure: quick (matmul, f'(2)), standard (adds bf16, a size sweep, jit, "
+    "autodiff, vmap, train_step), full (adds a cold torch.compile and the multi-device scale "
+    "probe).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("markdown", "json")),
+    default="markdown",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--framework",
+    "frameworks",
+    multiple=True,
+    type=click.Choice(FRAMEWORKS),
+    help="Measure only this framework (repeat for several; default: all).",
+)
+@click.option("--refresh-probes", "refresh", is_flag=True, help="Ignore cached measurements.")
+@click.option("-o", "--output", metavar="FILE", help="Write here instead of stdout.")
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+def probe(
+    level: str,
+    fmt: str,
+    frameworks: tuple[str, ...],
+    refresh: bool,
+    output: str | None,
+    force: bool,
+) -> None:
+    """Run the probes and print their measurements.
+
+    Each framework runs in its own subprocess; progress goes to stderr, so stdout holds
+    only the report. Results are cached per machine and framework version.
+    """
+    from advisor.cli.env_settings import check_environment
+    from advisor.cli.output import check_destination
+    from advisor.pipeline import measure
+
+    check_destination(output, force=force)
+    check_environment()
+    run = measure(
+        level, None, refresh=refresh, progress=progress, frameworks=list(frameworks) or None
+    )
+    assert run is not None  # 'none' is not a choice of --level
+    if fmt == "json":
+        text = json.dumps(run, indent=2, ensure_ascii=False) + "\n"
+    else:
+        from advisor.report.render import render_template
+
+        text = render_template("probe.md.j2", run)
+    emit(text, output, force=force)

@@ -1,0 +1,122 @@
+"""``advisor recommend``, ``advisor examples`` and ``advisor schema``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from advisor.cli.options import FORMATS, PROBE_LEVELS, progress
+from advisor.cli.output import emit
+from advisor.model.errors import InputError
+
+
+@click.command()
+@click.argument("profile", required=False, type=click.Path(dir_okay=True, path_type=str))
+@click.option("--example", "example", metavar="NAME", help="Use a bundled example profile.")
+@click.option("-o", "--output", metavar="FILE", help="Write the report here instead of stdout.")
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="markdown",
+    show_default=True,
+    help="Report format.",
+)
+@click.option(
+    "--probes",
+    type=click.Choice(PROBE_LEVELS),
+    default="quick",
+    show_default=True,
+    help="Measure on this machine first (none: decide from the profile alone).",
+)
+@click.option("--refresh-probes", is_flag=True, help="Ignore cached measurements.")
+@click.option(
+    "--rules",
+    "rule_dirs",
+    multiple=True,
+    metavar="DIR",
+    help="Add a rule pack (a directory of rule YAML files). Repeatable.",
+)
+@click.option("--template", metavar="PATH", help="Render with a custom Jinja template (sandboxed).")
+@click.option("--seed", default=0, show_default=True, help="Seed of the Monte-Carlo sensitivity.")
+def recommend(
+    profile: str | None,
+    example: str | None,
+    output: str | None,
+    force: bool,
+    fmt: str,
+    probes: str,
+    refresh_probes: bool,
+    rule_dirs: tuple[str, ...],
+    template: str | None,
+    seed: int,
+) -> None:
+    """Recommend a framework for PROFILE (a YAML file) or a bundled --example.
+
+    With neither, and a terminal attached, the questionnaire runs first.
+    """
+    from advisor.cli.output import check_destination
+    from advisor.cli.std_streams import stdin_is_tty
+    from advisor.io.profiles import example_path, load_profile
+    from advisor.io.safe_read import input_paths
+    from advisor.pipeline import run_pipeline
+
+    check_destination(output, force=force)
+    if probes != "none":
+        from advisor.cli.env_settings import check_environment
+
+        check_environment()
+    if template is not None:
+        from advisor.report.template_jail import check_template
+
+        check_template(template, fmt)
+
+    if profile and example:
+        raise InputError("give a PROFILE file or --example, not both", field="--example")
+    if example:
+        profile = str(example_path(example))
+    if profile is None:
+        if not stdin_is_tty():
+            raise InputError(
+                "no profile given: pass a PROFILE file, --example NAME, or run from a terminal "
+                "to answer the questionnaire",
+                field="PROFILE",
+            )
+        from advisor.questionnaire import run_questionnaire
+
+        loaded = run_questionnaire()
+    else:
+        loaded = load_profile(profile)
+    text = run_pipeline(
+        loaded,
+        profile_path=profile,
+        probes=probes,
+        refresh=refresh_probes,
+        rule_dirs=input_paths(rule_dirs, "--rules"),
+        fmt=fmt,
+        template=template,
+        seed=seed,
+        progress=progress,
+    )
+    emit(text, output, force=force)
+
+
+@click.command()
+def examples() -> None:
+    """List the bundled example profiles, one per line, name first."""
+    from advisor.io.profiles import list_examples
+
+    items = list_examples()
+    width = max((len(e.name) for e in items), default=0)
+    for item in items:
+        click.echo(f"{item.name:<{width}}  {item.description}".rstrip())
+
+
+@click.command()
+def schema() -> None:
+    """Print the profile's JSON Schema."""
+    from advisor.model.profile import Profile
+
+    click.echo(json.dumps(Profile.model_json_schema(), indent=2))

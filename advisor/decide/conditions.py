@@ -1,0 +1,391 @@
+"""A small declarative condition language over profile fields and measured facts.
+
+A condition is YAML data, parsed once into objects and checked against the models:
+
+    all: [cond, ...]          every one holds
+    any: [cond, ...]          at least one holds
+    not: cond                 the opposite
+    {field: PATH, OP: VALUE}  a comparison
+
+OP is one of eq, ne, lt, lte, gt, gte, in, not_in, contains, contains_any, contains_all.
+PATH names a profile field (``deployment.targets``) or a measured fact
+(``facts.jit_speedup.jax``). Evaluation is three-valued: a comparison on a fact that was
+not measured is *unknown* (None), and a rule whose condition is unknown stands aside.
+Nothing here evaluates strings as code.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import types
+import typing
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Union
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from advisor.model.facts import Facts
+from advisor.model.field_guards import check_list, short_repr
+from advisor.model.profile import Profile, parse_count
+
+COMPARISONS = ("eq", "ne", "lt", "lte", "gt", "gte")
+MEMBERSHIP = ("in", "not_in")
+CONTAINS = ("contains", "contains_any", "contains_all")
+OPERATORS = COMPARISONS + MEMBERSHIP + CONTAINS
+MAX_DEPTH = 32
+
+
+class ConditionError(ValueError):
+    """A condition that does not parse or does not fit the models."""
+
+    def __init__(self, message: str, where: str = "when") -> None:
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    """What a path resolves to in the models."""
+
+    path: str
+    annotation: Any
+    is_list: bool
+    item: Any  # the item type for lists, the type itself otherwise
+    is_fact: bool
+
+
+def _unwrap_optional(annotation: Any) -> Any:
+    origin = typing.get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def leaf_paths(model: type[BaseModel] = Profile, prefix: str = "") -> dict[str, Any]:
+    """Every leaf field of a model as dotted path -> annotation."""
+    out: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        annotation = _unwrap_optional(info.annotation)
+        path = f"{prefix}{name}"
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            out.update(leaf_paths(annotation, path + "."))
+        else:
+            out[path] = annotation
+    return out
+
+
+PROFILE_PATHS = leaf_paths(Profile)
+FACT_PATHS = {f"facts.{k}": v for k, v in leaf_paths(Facts).items()}
+ALL_PATHS = {**PROFILE_PATHS, **FACT_PATHS}
+
+
+def resolve_field(path: str) -> FieldInfo:
+    """Look a dotted path up in the Profile or Facts model."""
+    if not isinstance(path, str) or path not in ALL_PATHS:
+        hint = difflib.get_close_matches(str(path), list(ALL_PATHS), n=1, cutoff=0.6)
+        suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+        raise ConditionError(f"unknown field '{path}'{suggestion}")
+    annotation = ALL_PATHS[path]
+    is_list = typing.get_origin(annotation) is list
+    item = typing.get_args(annotation)[0] if is_list else annotation
+    return FieldInfo(path, annotation, is_list, item, path.startswith("facts."))
+
+
+def _check_value(info: FieldInfo, value: Any, op: str) -> Any:
+    """Validate a literal against the field's item type; return it in comparable form."""
+    if info.item in (int, float) and isinstance(value, bool):
+        raise ConditionError(f"{op}: expected a number for '{info.path}', got a boolean")
+    if info.item in (int, float):
+        try:
+            value = parse_count(value)
+        except ValueError as exc:
+            raise ConditionError(f"{op}: {exc}") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConditionError(f"{op}: expected a finite number for '{info.path}', got {value}")
+    try:
+        checked = TypeAdapter(info.item).validate_python(value)
+    except ValidationError:
+        expected = _describe(info.item)
+        raise ConditionError(
+            f"{op}: {short_repr(value)} is not a valid value for '{info.path}' "
+            f"(expected {expected})" + _enum_hint(info.item, value)
+        ) from None
+    return checked.value if isinstance(checked, Enum) else checked
+
+
+def _describe(item: Any) -> str:
+    if isinstance(item, type) and issubclass(item, Enum):
+        return "one of " + ", ".join(m.value for m in item)
+    return getattr(item, "__name__", str(item))
+
+
+def _enum_hint(item: Any, value: Any) -> str:
+    if isinstance(item, type) and issubclass(item, Enum):
+        hint = difflib.get_close_matches(str(value), [m.value for m in item], n=1)
+        if hint:
+            return f"; did you mean '{hint[0]}'?"
+    return ""
+
+
+class Condition:
+    """Base class: evaluate to True, False or None (unknown)."""
+
+    def evaluate(self, context: dict[str, Any]) -> bool | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def fields(self) -> set[str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def literals(self) -> dict[str, set[Any]]:
+        """Literal values compared with each field (used to find tipping points)."""
+        return {}
+
+
+@dataclass(frozen=True)
+class Always(Condition):
+    def evaluate(self, context: dict[str, Any]) -> bool | None:
+        return True
+
+    def fields(self) -> set[str]:
+        return set()
+
+
+@dataclass(frozen=True)
+class All(Condition):
+    parts: tuple[Condition, ...]
+
+    def evaluate(self, context: dict[str, Any]) -> bool | None:
+        unknown = False
+        for part in self.parts:
+            value = part.evaluate(context)
+            if value is False:
+                return False
+            unknown = unknown or value is None
+        return None if unknown else True
+
+    def fields(self) -> set[str]:
+        return set().union(*(p.fields() for p in self.parts))
+
+    def literals(self) -> dict[str, set[Any]]:
+        return _merge(p.literals() for p in self.parts)
+
+
+@dataclass(frozen=True)
+class AnyOf(Condition):
+    parts: tuple[Condition, ...]
+
+    def evaluate(self, context: dict[str, Any]) -> bool | None:
+        unknown = False
+        for part in self.parts:
+            value = part.evaluate(context)
+            if value is True:
+                return True
+            unknown = unknown or value is None
+        return None if unknown else False
+
+    def fields(self) -> set[str]:
+        return set().union(*(p.fields() for p in self.parts))
+
+    def literals(self) -> dict[str, set[Any]]:
+        return _merge(p.literals() for p in self.parts)
+
+
+@dataclass(frozen=True)
+class Not(Condition):
+    part: Condition
+
+    def evaluate(self, context: dict[str, Any]) -> bool | None:
+        value = self.part.evaluate(context)
+        return None if value is None else not value
+
+    def fields(self) -> set[str]:
+        return self.part.fields()
+
+    def literals(self) -> dict[str, set[Any]]:
+        return self.part.literals()
+
+
+@dataclass(frozen=True)
+class Compare(Condition):
+    path: str
+    op: str
+    value: Any
+
+    def evaluate(self, context: dict[str, Any]) -> bool | None:
+        actual = context.get(self.path)
+        if actual is None:
+            return None
+        op, value = self.op, self.value
+        if op == "eq":
+            return actual == value
+        if op == "ne":
+            return actual != value
+        if op == "lt":
+            return actual < value
+        if op == "lte":
+            return actual <= value
+        if op == "gt":
+            return actual > value
+        if op == "gte":
+            return actual >= value
+        if op == "in":
+            return actual in value
+        if op == "not_in":
+            return actual not in value
+        if op == "contains":
+            return value in actual
+        if op == "contains_any":
+            return any(v in actual for v in value)
+        return all(v in actual for v in value)  # contains_all
+
+    def fields(self) -> set[str]:
+        return {self.path}
+
+    def literals(self) -> dict[str, set[Any]]:
+        values = self.value if isinstance(self.value, tuple) else (self.value,)
+        return {self.path: set(values)}
+
+
+def _merge(parts: Any) -> dict[str, set[Any]]:
+    out: dict[str, set[Any]] = {}
+    for part in parts:
+        for key, values in part.items():
+            out.setdefault(key, set()).update(values)
+    return out
+
+
+def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition:
+    """Parse YAML data into a Condition, checking every path, operator and literal."""
+    if depth > MAX_DEPTH:
+        raise ConditionError(f"conditions nest deeper than {MAX_DEPTH} levels", where)
+    if data is None or data is True:
+        return Always()
+    if not isinstance(data, dict):
+        raise ConditionError(
+            "a condition must be a mapping with all, any, not, or field plus an operator", where
+        )
+    keys = set(data)
+    for combinator in ("all", "any"):
+        if combinator in keys:
+            if keys != {combinator}:
+                raise ConditionError(f"'{combinator}' must stand alone in its mapping", where)
+            items = data[combinator]
+            if not isinstance(items, list) or not items:
+                raise ConditionError(
+                    f"'{combinator}' needs a non-empty list", f"{where}.{combinator}"
+                )
+            _check_items(items, combinator, f"{where}.{combinator}")
+            parts = tuple(
+                parse_condition(item, f"{where}.{combinator}[{i}]", depth + 1)
+                for i, item in enumerate(items)
+            )
+            return All(parts) if combinator == "all" else AnyOf(parts)
+    if "not" in keys:
+        if keys != {"not"}:
+            raise ConditionError("'not' must stand alone in its mapping", where)
+        return Not(parse_condition(data["not"], f"{where}.not", depth + 1))
+    if "field" not in keys:
+        hints = [
+            h
+            for key in sorted(map(str, keys))
+            for h in difflib.get_close_matches(key, ["all", "any", "not", "field"], n=1)
+        ]
+        suggestion = f"; did you mean '{hints[0]}'?" if hints else ""
+        raise ConditionError(
+            f"expected all, any, not or field, got {sorted(map(str, keys))}{suggestion}", where
+        )
+    ops = keys - {"field"}
+    if len(ops) != 1:
+        raise ConditionError(
+            f"a comparison needs exactly one operator besides 'field' ({', '.join(OPERATORS)})",
+            where,
+        )
+    op = str(next(iter(ops)))
+    if op not in OPERATORS:
+        hint = difflib.get_close_matches(op, OPERATORS, n=1)
+        suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+        raise ConditionError(f"unknown operator '{op}'{suggestion}", where)
+    try:
+        info = resolve_field(data["field"])
+        value = _parse_operand(info, op, data[op])
+    except ConditionError as exc:
+        raise ConditionError(exc.message, where) from None
+    return Compare(info.path, op, value)
+
+
+def _parse_operand(info: FieldInfo, op: str, raw: Any) -> Any:
+    if op in COMPARISONS:
+        if info.is_list:
+            raise ConditionError(f"'{op}' does not apply to the list '{info.path}'; use contains")
+        if op in ("lt", "lte", "gt", "gte") and info.item not in (int, float):
+            raise ConditionError(f"'{op}' needs a numeric field; '{info.path}' is not one")
+        return _check_value(info, raw, op)
+    if op in MEMBERSHIP:
+        if info.is_list:
+            raise ConditionError(
+                f"'{op}' does not apply to the list '{info.path}'; use contains_any"
+            )
+        if not isinstance(raw, list) or not raw:
+            raise ConditionError(f"'{op}' needs a non-empty list of values")
+        _check_items(raw, op)
+        return tuple(_check_value(info, v, op) for v in raw)
+    if not info.is_list:
+        raise ConditionError(
+            f"'{op}' needs a list field; '{info.path}' is not a list (use eq or in)"
+        )
+    if op == "contains":
+        return _check_value(info, raw, op)
+    if not isinstance(raw, list) or not raw:
+        raise ConditionError(f"'{op}' needs a non-empty list of values")
+    _check_items(raw, op)
+    return tuple(_check_value(info, v, op) for v in raw)
+
+
+def _check_items(items: list[Any], op: str, where: str = "when") -> None:
+    """A literal or sub-condition list: capped in length, no value twice."""
+    try:
+        check_list(items)
+    except ValueError as exc:
+        raise ConditionError(f"{op}: {exc}", where) from None
+
+
+def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
+    """Flatten nested plain dicts into dotted paths (lists stay whole)."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(flatten(value, path + "."))
+        else:
+            out[path] = value
+    return out
+
+
+def get_path(data: dict[str, Any], path: str) -> Any:
+    """Value at a dotted path in nested dicts."""
+    for part in path.split("."):
+        data = data[part]
+    return data
+
+
+def set_path(data: dict[str, Any], path: str, value: Any) -> None:
+    """Set the value at a dotted path in nested dicts."""
+    *parents, leaf = path.split(".")
+    for part in parents:
+        data = data[part]
+    data[leaf] = value
+
+
+def build_context(profile: Profile, facts: Facts | None) -> dict[str, Any]:
+    """The flat path -> value mapping that conditions read."""
+    context = flatten(profile.model_dump(mode="json"))
+    context.update(flatten((facts or Facts()).model_dump(mode="json"), "facts."))
+    return context

@@ -1,0 +1,262 @@
+"""Rule packs: the Rule model with its parsed condition, the loader and the validator.
+
+A rule pack is a directory of YAML files. ``pack.yaml`` (core pack only) describes the
+criteria, their priority weights and the companion stacks; every other ``*.yaml`` file
+holds ``rules: [...]``. Everything is validated on load, and each problem is reported
+as ``file:line: rule-id: field: message``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from advisor.decide.conditions import Condition, ConditionError, build_context, parse_condition
+from advisor.io.safe_read import path_kind
+from advisor.io.safe_yaml import YamlDocument, load_yaml_file
+from advisor.io.validation import input_error_from_validation, register_model
+from advisor.model.errors import InputError
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
+from advisor.model.rulepack import (
+    CRITERION_ID,
+    CriterionInfo,
+    Effects,
+    Evidence,
+    InstallOption,
+    PackMeta,
+    Risks,
+    RuleExamples,
+    StackItem,
+    Strict,
+    Vetoes,
+)
+
+
+class Rule(Strict):
+    """One criterion from the sources, as data."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    id: str = Field(pattern=r"^[A-Z]{2,5}[0-9]{3}$")
+    title: str = Field(min_length=5)
+    criterion: str = Field(pattern=CRITERION_ID)
+    when: Any = None
+    effects: Effects = Field(default_factory=Effects)
+    veto: Vetoes = Field(default_factory=Vetoes)
+    risks: Risks = Field(default_factory=Risks)
+    why: str = Field(min_length=10)
+    evidence: list[Evidence] = Field(min_length=1)
+    examples: RuleExamples
+    condition: Condition | None = Field(None, exclude=True)
+
+    @field_validator("why")
+    @classmethod
+    def _one_sentence(cls, value: str) -> str:
+        if "\n" in value.strip():
+            raise ValueError("'why' must be one line")
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _check(self) -> Rule:
+        if not any(v for _, v in self.effects.items()) and not self.veto.items():
+            raise ValueError("a rule needs at least one non-zero effect or a veto")
+        if all(e.status == "superseded" for e in self.evidence):
+            raise ValueError(
+                "evidence: a rule needs at least one current claim, not only superseded ones"
+            )
+        return self
+
+    @property
+    def uses_facts(self) -> bool:
+        return bool(self.condition and any(f.startswith("facts.") for f in self.condition.fields()))
+
+
+register_model(Rule)
+
+
+@dataclass
+class RuleSet:
+    """The loaded rules plus the core pack's metadata, with parsed conditions."""
+
+    meta: PackMeta
+    rules: list[Rule]
+    sources: dict[str, str] = field(default_factory=dict)  # rule id -> file
+    conditions: dict[tuple[str, str, int], Condition] = field(default_factory=dict)
+
+    def criterion(self, cid: str) -> CriterionInfo:
+        return next(c for c in self.meta.criteria if c.id == cid)
+
+    def get(self, rule_id: str) -> Rule | None:
+        return next((r for r in self.rules if r.id == rule_id), None)
+
+
+def load_pack_meta(path: Path) -> tuple[PackMeta, dict[tuple[str, str, int], Condition]]:
+    """Load pack.yaml, parsing the stack and install conditions."""
+    doc = load_yaml_file(path)
+    if not isinstance(doc.data, dict):
+        raise InputError("top level must be a mapping", path=str(path), line=1)
+    try:
+        meta = PackMeta.model_validate(doc.data)
+    except ValidationError as exc:
+        raise input_error_from_validation(exc, doc) from None
+    conditions: dict[tuple[str, str, int], Condition] = {}
+    for fw, info in meta.frameworks.items():
+        entries: tuple[tuple[str, Sequence[InstallOption | StackItem]], ...] = (
+            ("install", info.install),
+            ("stack", info.stack),
+        )
+        for kind, items in entries:
+            for i, item in enumerate(items):
+                loc = ("frameworks", fw, kind, i, "when")
+                try:
+                    conditions[(fw, kind, i)] = parse_condition(item.when, ".".join(map(str, loc)))
+                except ConditionError as exc:
+                    raise InputError(
+                        exc.message, path=str(path), line=doc.line_of(loc), field=exc.where
+                    ) from None
+    return meta, conditions
+
+
+def load_rule_file(path: Path, meta: PackMeta) -> list[tuple[Rule, int | None]]:
+    """Load and validate one rules file; each rule comes with its line."""
+    doc = load_yaml_file(path)
+    name = str(path)
+    if not isinstance(doc.data, dict) or set(doc.data) != {"rules"}:
+        raise InputError(
+            "a rules file must be a mapping with a single key 'rules'", path=name, line=1
+        )
+    items = doc.data["rules"]
+    if not isinstance(items, list):
+        raise InputError("'rules' must be a list", path=name, line=doc.line_of(("rules",)))
+    prefixes = {c.id: c.prefix for c in meta.criteria}
+    rules: list[tuple[Rule, int | None]] = []
+    for index, raw in enumerate(items):
+        loc = ("rules", index)
+        rid = raw.get("id") if isinstance(raw, dict) else None
+        label = f"rule {rid}" if rid else f"rules[{index}]"
+        if not isinstance(raw, dict):
+            raise InputError("each rule must be a mapping", path=name, line=doc.line_of(loc))
+        try:
+            rule = Rule.model_validate(raw)
+        except ValidationError as exc:
+            raise input_error_from_validation(exc, doc, prefix=loc, label=label) from None
+        if rule.criterion not in prefixes:
+            hint = difflib.get_close_matches(rule.criterion, list(prefixes), n=1)
+            suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+            raise InputError(
+                f"'{rule.criterion}' is not a criterion of the rule pack{suggestion} "
+                f"(one of {', '.join(prefixes)})",
+                path=name,
+                line=doc.line_of((*loc, "criterion")),
+                field=f"{label}: criterion",
+            )
+        try:
+            condition = parse_condition(rule.when, "when")
+        except ConditionError as exc:
+            raise InputError(
+                exc.message,
+                path=name,
+                line=doc.line_of((*loc, "when")),
+                field=f"{label}: {exc.where}",
+            ) from None
+        expected = prefixes[rule.criterion]
+        if rule.id.rstrip("0123456789") != expected:
+            raise InputError(
+                f"'{rule.criterion}' rules use the id prefix {expected} (e.g. {expected}001)",
+                path=name,
+                line=doc.line_of((*loc, "id")),
+                field=f"{label}: id",
+            )
+        rule = rule.model_copy(update={"condition": condition})
+        _check_examples(rule, doc, loc, label)
+        rules.append((rule, doc.line_of(loc)))
+    return rules
+
+
+def _check_examples(rule: Rule, doc: YamlDocument, loc: tuple[Any, ...], label: str) -> None:
+    """Run the rule's own fixtures: every `fire` profile fires it, no `ok` profile does."""
+    for kind in ("fire", "ok"):
+        for i, example in enumerate(getattr(rule.examples, kind)):
+            ex_loc = (*loc, "examples", kind, i)
+            data = dict(example)
+            facts_data = data.pop("facts", None)
+            try:
+                profile = Profile.model_validate(data)
+                facts = Facts.model_validate(facts_data) if facts_data is not None else Facts()
+            except ValidationError as exc:
+                raise input_error_from_validation(
+                    exc, doc, prefix=ex_loc, label=f"{label}: examples.{kind}[{i}]"
+                ) from None
+            assert rule.condition is not None
+            result = rule.condition.evaluate(build_context(profile, facts))
+            if kind == "fire" and result is not True:
+                outcome = "stood aside (a fact is missing)" if result is None else "did not fire"
+                raise InputError(
+                    f"example should fire the rule but {outcome}",
+                    path=doc.path,
+                    line=doc.line_of(ex_loc),
+                    field=f"{label}: examples.fire[{i}]",
+                )
+            if kind == "ok" and result is True:
+                raise InputError(
+                    "example should not fire the rule but did",
+                    path=doc.path,
+                    line=doc.line_of(ex_loc),
+                    field=f"{label}: examples.ok[{i}]",
+                )
+
+
+def core_pack_dir() -> Path:
+    from advisor.resources import data_dir
+
+    return data_dir("rules")
+
+
+def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None) -> RuleSet:
+    """Load the core pack plus any extra packs, checking ids are unique across all."""
+    core = core or core_pack_dir()
+    meta, conditions = load_pack_meta(core / "pack.yaml")
+    rules: list[Rule] = []
+    sources: dict[str, str] = {}
+    for directory in [core, *(extra_dirs or [])]:
+        for path in rule_files(directory):
+            for rule, line in load_rule_file(path, meta):
+                if rule.id in sources:
+                    raise InputError(
+                        f"duplicate rule id (already defined in {sources[rule.id]})",
+                        path=str(path),
+                        line=line,
+                        field=f"rule {rule.id}: id",
+                    )
+                sources[rule.id] = str(path)
+                rules.append(rule)
+    return RuleSet(meta=meta, rules=rules, sources=sources, conditions=conditions)
+
+
+def rule_files(directory: Path) -> list[Path]:
+    """The rule files of a pack: every *.yaml/*.yml except pack.yaml, sorted."""
+    kind = path_kind(directory)
+    if kind == "missing":
+        raise InputError("no such rule pack directory", path=str(directory))
+    if kind != "dir":
+        return [directory]  # a single file: the bounded reader refuses anything irregular
+    return sorted(
+        p
+        for p in directory.iterdir()
+        if p.suffix in (".yaml", ".yml") and p.name != "pack.yaml" and not p.is_dir()
+    )
+
+
+_ID = re.compile(r"^([A-Z]+)([0-9]+)$")
+
+
+def rule_sort_key(rule_id: str) -> tuple[str, int]:
+    match = _ID.match(rule_id)
+    return (match.group(1), int(match.group(2))) if match else (rule_id, 0)

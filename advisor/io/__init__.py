@@ -1,0 +1,1 @@
+"""Files in and out: safe YAML, validation messages, profiles read and written."""

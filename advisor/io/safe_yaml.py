@@ -1,0 +1,165 @@
+"""Safe YAML reading with line numbers, and atomic writing.
+
+Every file a user hands us (profile, rule pack, questions, answers) comes through
+``load_yaml_file``. It never constructs Python objects from tags, refuses alias bombs
+and absurd nesting before building anything, and remembers the line of every key so
+that validation errors can point at it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from advisor.io import safe_read
+from advisor.io.yaml_guard import MAX_DEPTH, MAX_NODES, precheck_events  # noqa: F401 (re-exported)
+from advisor.model.errors import InputError
+
+MAX_BYTES = safe_read.MAX_BYTES
+
+PathKey = tuple[Any, ...]
+
+# libyaml's C parser when available (about 10x faster); both are safe loaders.
+SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass
+class YamlDocument:
+    """Parsed YAML data plus the line of each key path (1-based)."""
+
+    data: Any
+    path: str
+    lines: dict[PathKey, int] = field(default_factory=dict)
+
+    def line_of(self, loc: PathKey) -> int | None:
+        """Line of the deepest known prefix of ``loc``."""
+        loc = tuple(loc)
+        while loc:
+            if loc in self.lines:
+                return self.lines[loc]
+            loc = loc[:-1]
+        return self.lines.get((), None)
+
+
+def read_text_file(path: str | os.PathLike[str]) -> str:
+    """Read a UTF-8 text file through the one bounded reader (regular files only, 5 MB)."""
+    return safe_read.read_text(path, limit=MAX_BYTES)
+
+
+def load_yaml_file(path: str | os.PathLike[str]) -> YamlDocument:
+    """Read and parse one YAML file safely."""
+    return load_yaml_text(read_text_file(path), str(path))
+
+
+def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
+    """Parse YAML text safely into plain data with a line map."""
+    if "\x00" in text:
+        raise InputError("contains NUL bytes; is this a binary file?", path=name)
+    _precheck_events(text, name)
+    loader = SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            raise InputError("the file is empty", path=name)
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        raise _yaml_error(exc, name, text) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"invalid YAML: {exc}", path=name) from None
+    except RecursionError:
+        raise InputError("YAML nesting is too deep", path=name) from None
+    except (ValueError, OverflowError) as exc:  # e.g. an integer too long to convert
+        raise InputError(f"a value cannot be read: {exc}", path=name) from None
+    finally:
+        loader.dispose()
+    lines: dict[PathKey, int] = {(): node.start_mark.line + 1}
+    _collect_lines(node, (), lines, name)
+    return YamlDocument(data=data, path=name, lines=lines)
+
+
+def _precheck_events(text: str, name: str) -> None:
+    """Refuse hostile shapes (see advisor.io.yaml_guard) before anything is built."""
+    try:
+        precheck_events(text, name, SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        raise _yaml_error(exc, name, text) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"invalid YAML: {exc}", path=name) from None
+
+
+def _yaml_error(exc: yaml.MarkedYAMLError, name: str, text: str) -> InputError:
+    """One line for a parser error, with the line number and a plain reason."""
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else None
+    problem = exc.problem or "invalid YAML"
+    if "could not determine a constructor" in problem:
+        tag = problem.split("for the tag")[-1].strip()
+        return InputError(f"YAML tags are not allowed here: {tag}", path=name, line=line)
+    if mark is not None and _tab_at(text, mark.line, mark.column):
+        problem = "tab character in indentation (YAML allows spaces only)"
+    elif exc.context:
+        problem = f"{exc.context}: {problem}"
+    return InputError(f"invalid YAML: {problem}", path=name, line=line)
+
+
+def _tab_at(text: str, line: int, column: int) -> bool:
+    lines = text.splitlines()
+    return 0 <= line < len(lines) and "\t" in lines[line][: column + 1]
+
+
+def _collect_lines(node: yaml.Node, loc: PathKey, lines: dict[PathKey, int], name: str) -> None:
+    """Record the line of every key and item (iteratively); refuse duplicate keys."""
+    todo: list[tuple[yaml.Node, PathKey]] = [(node, loc)]
+    seen = 0
+    while todo:
+        current, where = todo.pop()
+        seen += 1
+        if seen > MAX_NODES:
+            return
+        if isinstance(current, yaml.MappingNode):
+            seen_keys: set[str] = set()
+            for key_node, value_node in current.value:
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
+                if key in seen_keys:
+                    raise InputError(
+                        f"duplicate key '{key}'",
+                        path=name,
+                        line=key_node.start_mark.line + 1,
+                        field=".".join(str(p) for p in (*where, key)),
+                    )
+                seen_keys.add(key)
+                sub = (*where, key)
+                lines.setdefault(sub, key_node.start_mark.line + 1)
+                todo.append((value_node, sub))
+        elif isinstance(current, yaml.SequenceNode):
+            for index, item in enumerate(current.value):
+                sub = (*where, index)
+                lines.setdefault(sub, item.start_mark.line + 1)
+                todo.append((item, sub))
+
+
+def dump_yaml(data: Any) -> str:
+    """Dump plain data as block-style YAML, keys in the given order."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
+
+
+def check_writable(target: Path, *, force: bool = False) -> Path:
+    """Refuse a bad output path before anything is written (advisor.io.safe_write); return
+    its folder."""
+    from advisor.io.safe_write import check_output
+
+    check_output(str(target), force=force)
+    return Path(os.path.dirname(str(target)) or ".")
+
+
+def write_atomic(
+    path: str | os.PathLike[str], text: str, *, force: bool = False, private: bool = False
+) -> None:
+    """Write ``text`` atomically; never replace a file without ``force`` (io.safe_write)."""
+    from advisor.io.safe_write import write_atomic as _write
+
+    _write(os.fspath(path), text, force=force, private=private)

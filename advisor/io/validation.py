@@ -1,0 +1,110 @@
+"""Turn pydantic validation errors into one-line InputErrors with file, line and field."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import typing
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
+
+from advisor.io.safe_yaml import YamlDocument
+from advisor.model.errors import InputError
+from advisor.model.field_guards import short_repr
+from advisor.model.profile import Profile
+
+
+def input_error_from_validation(
+    exc: ValidationError,
+    doc: YamlDocument | None,
+    *,
+    prefix: tuple[Any, ...] = (),
+    label: str | None = None,
+    path: str | None = None,
+) -> InputError:
+    """The first validation error as an InputError (others are summarised by count)."""
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    loc = tuple(part for part in first["loc"] if not _is_union_tag(part))
+    dotted = ".".join(str(p) for p in loc)
+    message = _message(first, exc.title, loc)
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    field = ": ".join(part for part in (label, dotted) if part) or None
+    line = doc.line_of((*prefix, *loc)) if doc else None
+    return InputError(message, path=path or (doc.path if doc else None), line=line, field=field)
+
+
+_UNION_TAG = re.compile(r"[A-Za-z_-]+\[.*\]")
+
+
+def _is_union_tag(part: Any) -> bool:
+    """pydantic's union member tags (``list[...]``, ``int``): not part of the user's path."""
+    return isinstance(part, str) and (
+        bool(_UNION_TAG.fullmatch(part)) or part in ("str", "int", "float", "bool", "list")
+    )
+
+
+def _message(error: ErrorDetails, title: str, loc: tuple[Any, ...]) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        hint, valid = suggest_key(title, loc)
+        if hint:
+            return f"unknown key; did you mean '{hint}'?"
+        if valid and len(valid) <= 8:
+            return "unknown key; valid keys: " + ", ".join(valid)
+        return "unknown key"
+    if kind == "enum":
+        expected = error.get("ctx", {}).get("expected", "")
+        value = error.get("input")
+        options = [o.strip(" '") for o in expected.replace(" or ", ", ").split(",") if o.strip()]
+        close = difflib.get_close_matches(str(value)[:100], options, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        return f"{short_repr(value)} is not one of {expected}{hint}"
+    if kind == "missing":
+        return "required field is missing"
+    message = error["msg"]
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    value = error.get("input")
+    plain = kind not in ("model_type", "dict_type", "list_type")
+    if plain and not isinstance(value, (dict, list)) and "got " not in message:
+        message += f" (got {short_repr(value)})"
+    return message
+
+
+_MODELS: dict[str, type[BaseModel]] = {}
+
+
+def register_model(model: type[BaseModel]) -> type[BaseModel]:
+    """Let error messages suggest keys for this model (by its title)."""
+    _MODELS[model.model_config.get("title") or model.__name__] = model
+    return model
+
+
+def suggest_key(title: str, loc: tuple[Any, ...]) -> tuple[str | None, list[str]]:
+    """Closest valid key for an unknown key at ``loc``, and the valid keys there."""
+    model = _MODELS.get(title)
+    if model is None or not loc:
+        return None, []
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        info = model.model_fields.get(str(part))
+        if info is None:
+            return None, []
+        annotation = info.annotation
+        for arg in (annotation, *typing.get_args(annotation)):
+            if isinstance(arg, type) and issubclass(arg, BaseModel):
+                model = arg
+                break
+        else:
+            return None, []
+    valid = list(model.model_fields)
+    hint = difflib.get_close_matches(str(loc[-1]), valid, n=1, cutoff=0.5)
+    return (hint[0] if hint else None), valid
+
+
+register_model(Profile)

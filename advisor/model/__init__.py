@@ -1,0 +1,1 @@
+"""The data the pipeline passes along: profile, measured facts, decision, errors."""

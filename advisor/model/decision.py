@@ -1,0 +1,132 @@
+"""The Decision and its parts: what the rules engine hands to the report.
+
+``Decision.model_dump(mode="json")`` is the JSON output's contract part (see README).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from advisor.model.rulepack import Evidence, InstallOption, StackItem
+
+
+class FiredRule(BaseModel):
+    id: str
+    title: str
+    criterion: str
+    weight: float
+    effects: dict[str, int]
+    weighted: dict[str, float]
+    veto: dict[str, str]
+    risks: dict[str, str]
+    why: str
+    evidence: list[Evidence]
+    facts_used: dict[str, Any] = Field(default_factory=dict)
+    impact: float
+
+
+class SkippedRule(BaseModel):
+    id: str
+    title: str
+    reason: str
+
+
+class RankEntry(BaseModel):
+    framework: str
+    name: str
+    score: float
+    raw: float
+    vetoed: bool
+    veto_reasons: list[str]
+    supporting_rules: int
+
+
+class Flip(BaseModel):
+    path: str
+    kind: str  # "priority" or "answer"
+    from_value: Any
+    to_value: Any
+    description: str
+    cost: float
+    new_winner: str
+
+
+class Sensitivity(BaseModel):
+    smallest_flip: Flip | None
+    flips_by_framework: dict[str, Flip | None]
+    candidates_tried: int
+    win_probability: dict[str, float]
+    samples: int
+    seed: int
+    method: str
+
+
+class Recommendation(BaseModel):
+    """The verdict; framework, name, score and margin are null when nothing fits."""
+
+    framework: str | None
+    name: str | None
+    score: float | None
+    runner_up: str | None
+    margin: float | None
+    confidence: str
+    tie_broken: bool
+    tie_note: str | None
+    all_vetoed: bool
+    summary: str
+    install: InstallOption | None
+    stack: list[StackItem]
+    starter: str | None
+    hedge: str
+
+
+class FitChange(BaseModel):
+    """What would let one framework fit when every framework is vetoed."""
+
+    framework: str
+    change: str | None  # one answer change that lifts every veto on it, if there is one
+    path: str | None
+    from_value: Any = None
+    to_value: Any = None
+    vetoed_by: list[str]  # ids of the rules that veto it now
+    fields: list[str]  # the profile fields those rules test
+
+
+class NoFit(BaseModel):
+    """Why no candidate fits, and what would make one fit."""
+
+    reasons: dict[str, list[str]]
+    what_would_fit: list[FitChange]
+
+
+class Risk(BaseModel):
+    """A caveat of a fired rule about one framework."""
+
+    rule: str
+    framework: str
+    text: str
+
+
+class RulesetInfo(BaseModel):
+    name: str
+    version: str
+    rule_count: int
+
+
+class Decision(BaseModel):
+    """The engine's whole answer: what the report and the JSON output are made from."""
+
+    recommendation: Recommendation
+    ranking: list[RankEntry]
+    rules: list[FiredRule]
+    skipped_rules: list[SkippedRule]
+    breakdown: dict[str, dict[str, float]]
+    weights: dict[str, float]
+    measured_facts_moved: list[str]
+    risks: list[Risk]
+    sensitivity: Sensitivity | None
+    ruleset: RulesetInfo
+    probes_used: bool
+    no_fit: NoFit | None = None  # set when every framework is vetoed

@@ -1,0 +1,105 @@
+"""Measured facts: what the probes found on this machine, in a shape rules can read.
+
+Rules name these as ``facts.<field>`` (for example ``facts.jit_speedup.jax``). Every
+field is ``None`` until a probe measures it, and a rule whose condition needs a
+missing fact stands aside instead of guessing. The per-framework fields and the ratio
+facts (``facts.jax_over_pytorch_matmul``) derive from the framework registry.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from advisor.frameworks import DISPLAY_NAMES, REFERENCE, REGISTRY, per_framework_model
+from advisor.model.field_guards import guard_field
+from advisor.model.profile import Hardware
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    _guard = field_validator("*", mode="before")(guard_field)
+
+
+if TYPE_CHECKING:
+    PerFramework = Strict
+else:
+    PerFramework = per_framework_model(
+        "PerFramework",
+        lambda spec: (float | None, None),
+        base=Strict,
+        doc="One measured number per framework (None where not measured).",
+    )
+
+# Ratio facts: (per-framework fact, the ratio's name after 'FW_over_REFERENCE_')
+RATIO_OF = {
+    "matmul_gflops": ("matmul", "fp32 matmul rate"),
+    "train_steps_per_second": ("train_step", "train steps/s"),
+    "matmul_bf16_gflops": ("matmul_bf16", "bfloat16 matmul rate"),
+}
+
+
+def ratio_facts() -> dict[str, tuple[str, str]]:
+    """Ratio fact name -> (per-framework fact, framework), for every non-reference framework."""
+    out = {}
+    for spec in REGISTRY:
+        if spec.id == REFERENCE:
+            continue
+        for fact, (suffix, _label) in RATIO_OF.items():
+            out[f"{spec.id}_over_{REFERENCE}_{suffix}"] = (fact, spec.id)
+    return out
+
+
+class MeasuredFacts(Strict):
+    """Facts derived from a probe run; all None when probes were not run."""
+
+    accelerator: Hardware | None = Field(
+        None, description="Best accelerator any framework saw (cpu when none)."
+    )
+    accelerator_count: int | None = Field(None, description="Accelerators of that kind seen.")
+    installed: list[str] | None = Field(None, description="Frameworks whose probes could run.")
+    failed: list[str] | None = Field(
+        None, description="Frameworks with at least one probe that failed or timed out."
+    )
+    matmul_gflops: PerFramework = Field(
+        default_factory=PerFramework, description="1000x1000 float32 matmul rate, GFLOP/s."
+    )
+    matmul_bf16_gflops: PerFramework = Field(
+        default_factory=PerFramework, description="bfloat16 matmul rate, GFLOP/s."
+    )
+    jit_speedup: PerFramework = Field(
+        default_factory=PerFramework, description="Compiled over eager speed-up, x."
+    )
+    compile_seconds: PerFramework = Field(
+        default_factory=PerFramework, description="First compile latency of the jit probe, s."
+    )
+    vmap_speedup: PerFramework = Field(
+        default_factory=PerFramework, description="vmap per-example gradients over a loop, x."
+    )
+    train_steps_per_second: PerFramework = Field(
+        default_factory=PerFramework, description="Training steps per second of the small model."
+    )
+    scaling_efficiency: PerFramework = Field(
+        default_factory=PerFramework, description="Data-parallel scaling efficiency, 0-1."
+    )
+    noisy: bool | None = Field(None, description="True if the machine was too noisy to judge.")
+
+
+def _ratio_field(fact: str, framework: str) -> tuple[Any, Any]:
+    label = RATIO_OF[fact][1]
+    text = f"{DISPLAY_NAMES[framework]} {label} divided by {DISPLAY_NAMES[REFERENCE]}'s."
+    return (float | None, Field(None, description=text))
+
+
+if TYPE_CHECKING:
+    Facts = MeasuredFacts
+else:
+    from pydantic import create_model
+
+    Facts = create_model(
+        "Facts",
+        __base__=MeasuredFacts,
+        **{n: _ratio_field(f, fw) for n, (f, fw) in ratio_facts().items()},
+    )

@@ -1,0 +1,164 @@
+"""The rule pack's data models: criteria, evidence, per-framework effects, pack metadata.
+
+The per-framework models (effects, vetoes, risks) derive from the framework registry;
+``PackMeta`` checks that pack.yaml describes exactly the registered frameworks. The
+rules themselves (with their parsed conditions) are loaded by :mod:`advisor.decide.rules`.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from advisor.frameworks import FRAMEWORKS, FrameworkSpec, per_framework_model
+from advisor.model.field_guards import guard_field
+from advisor.model.profile import Priorities
+
+CRITERION_ID = r"^[a-z][a-z0-9_]*$"  # criteria are data: pack.yaml lists them
+
+PRIORITY_NAMES = tuple(Priorities.model_fields)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    _guard = field_validator("*", mode="before")(guard_field)
+
+
+class Evidence(Strict):
+    """One checkable source for a rule."""
+
+    title: str = Field(min_length=3)
+    source: str = Field(min_length=2, description="Publisher or project.")
+    year: int = Field(ge=1990, le=2100)
+    url: str | None = Field(None, pattern=r"^https?://\S+$")
+    claim: str = Field(min_length=10, description="What the source says, in one sentence.")
+    status: Literal["current", "superseded"] = "current"
+    superseded_by: str | None = Field(
+        None, description="For a superseded claim: what replaced it and when."
+    )
+    checked: date | None = Field(None, description="When the claim was last checked at its source.")
+    ref: str | None = Field(
+        None,
+        pattern=r"^([ACFR]-[A-Z0-9-]+|A[0-9]|R[1-7]|PKG:[a-z0-9._-]+)$",
+        description="Claim id in docs/sources.md, or PKG:name for rules/data/package_health.yaml.",
+    )
+
+    @model_validator(mode="after")
+    def _superseded_has_note(self) -> Evidence:
+        if self.status == "superseded" and not self.superseded_by:
+            raise ValueError("a superseded claim needs 'superseded_by' saying what replaced it")
+        return self
+
+
+class PerFrameworkEffect(Strict):
+    """Base of the per-framework rule models: one field per registered framework."""
+
+    def items(self) -> list[tuple[str, Any]]:
+        """(framework, value) in registry order; falsy values left out except for effects."""
+        return [(fw, getattr(self, fw)) for fw in FRAMEWORKS if getattr(self, fw)]
+
+
+class EffectsBase(PerFrameworkEffect):
+    def items(self) -> list[tuple[str, Any]]:
+        """(framework, score change) for every framework, zeros included."""
+        return [(fw, getattr(self, fw)) for fw in FRAMEWORKS]
+
+
+def _reason(spec: FrameworkSpec) -> tuple[Any, Any]:
+    return (str | None, Field(None, min_length=10))
+
+
+if TYPE_CHECKING:
+    Effects = EffectsBase
+    Vetoes = PerFrameworkEffect
+    Risks = PerFrameworkEffect
+else:
+    Effects = per_framework_model(
+        "Effects",
+        lambda spec: (int, Field(0, ge=-5, le=5)),
+        base=EffectsBase,
+        doc="Score changes per framework, -5..5.",
+    )
+    Vetoes = per_framework_model(
+        "Vetoes",
+        _reason,
+        base=PerFrameworkEffect,
+        doc="Hard constraints: a framework excluded, with the reason.",
+    )
+    Risks = per_framework_model(
+        "Risks",
+        _reason,
+        base=PerFrameworkEffect,
+        doc="Caveats shown when the rule fires and that framework is recommended.",
+    )
+
+
+class RuleExamples(Strict):
+    """semgrep-style fixtures: profiles that must fire the rule, and ones that must not."""
+
+    fire: list[dict[str, Any]] = Field(min_length=1)
+    ok: list[dict[str, Any]] = Field(min_length=1)
+
+
+class CriterionInfo(Strict):
+    """Metadata of one criterion in pack.yaml."""
+
+    id: str = Field(pattern=CRITERION_ID)
+    claim_id: str = Field(pattern=r"^C-[A-Z]+$")
+    prefix: str = Field(pattern=r"^[A-Z]{2,5}$")
+    title: str
+    priorities: list[str] = Field(default_factory=list)
+    description: str = ""
+
+    @field_validator("priorities")
+    @classmethod
+    def _known_priorities(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if name not in PRIORITY_NAMES:
+                raise ValueError(f"unknown priority '{name}' (one of {', '.join(PRIORITY_NAMES)})")
+        return value
+
+
+class StackItem(Strict):
+    name: str
+    role: str
+    url: str | None = Field(None, pattern=r"^https?://\S+$")
+    note: str = ""
+    when: Any = None
+
+
+class InstallOption(Strict):
+    command: str
+    note: str = ""
+    when: Any = None
+
+
+class FrameworkInfo(Strict):
+    name: str
+    summary: str
+    install: list[InstallOption] = Field(min_length=1)
+    stack: list[StackItem] = Field(min_length=1)
+    starter: str
+
+
+class PackMeta(Strict):
+    ruleset: str
+    version: str
+    criteria: list[CriterionInfo]
+    frameworks: dict[str, FrameworkInfo]
+    hedge: str = ""
+
+    @model_validator(mode="after")
+    def _complete(self) -> PackMeta:
+        ids = [c.id for c in self.criteria]
+        if not ids or len(ids) != len(set(ids)):
+            raise ValueError("criteria must list each criterion once")
+        prefixes = [c.prefix for c in self.criteria]
+        if len(prefixes) != len(set(prefixes)):
+            raise ValueError("each criterion needs its own rule id prefix")
+        if set(self.frameworks) != set(FRAMEWORKS):
+            raise ValueError(f"frameworks must be exactly {', '.join(FRAMEWORKS)}")
+        return self

@@ -1,0 +1,252 @@
+"""Load a questions file and check every question against the profile model."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from enum import Enum
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from advisor.decide.conditions import (
+    PROFILE_PATHS,
+    Condition,
+    ConditionError,
+    parse_condition,
+)
+from advisor.io.safe_yaml import YamlDocument, load_yaml_file
+from advisor.model.errors import InputError
+from advisor.questionnaire.spec import (
+    QUESTIONS_FILE,
+    AnswerError,
+    Check,
+    Question,
+    QuestionSet,
+    derived_help,
+    field_bounds,
+    model_field,
+    question_kind,
+    validate_value,
+)
+
+QUESTION_KEYS = (
+    "field",
+    "prompt",
+    "help",
+    "choices",
+    "default",
+    "required",
+    "when",
+    "validate",
+    "section",
+)
+TOP_KEYS = ("questions", "not_asked")
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_questions(path: str | os.PathLike[str] | None = None) -> QuestionSet:
+    """Load a questions file and check it against the profile model."""
+    if path is None:
+        return _bundled_questions()
+    return _load(Path(path))
+
+
+@lru_cache(maxsize=1)
+def _bundled_questions() -> QuestionSet:
+    return _load(QUESTIONS_FILE)
+
+
+def _load(path: Path) -> QuestionSet:
+    doc = load_yaml_file(path)
+    data = doc.data
+
+    def fail(message: str, loc: tuple[Any, ...] = (), where: str | None = None) -> InputError:
+        return InputError(message, path=doc.path, line=doc.line_of(loc), field=where)
+
+    if not isinstance(data, dict):
+        raise fail("a questions file must be a mapping with 'questions' and 'not_asked'")
+    for key in data:
+        if key not in TOP_KEYS:
+            raise fail(_unknown(key, TOP_KEYS), (key,), str(key))
+    raw_questions = data.get("questions")
+    if not isinstance(raw_questions, list) or not raw_questions:
+        raise fail("'questions' must be a non-empty list", ("questions",), "questions")
+    not_asked = data.get("not_asked") or {}
+    if not isinstance(not_asked, dict):
+        raise fail("'not_asked' must map field paths to reasons", ("not_asked",), "not_asked")
+
+    questions: list[Question] = []
+    section = ""
+    for index, raw in enumerate(raw_questions):
+        question = _load_question(doc, index, raw, questions, section)
+        section = question.section
+        questions.append(question)
+
+    asked = {q.path for q in questions}
+    for key, reason in not_asked.items():
+        where = f"not_asked.{key}"
+        if key not in PROFILE_PATHS:
+            raise fail(_unknown_field(key), ("not_asked", key), where)
+        if key in asked:
+            raise fail(
+                "is asked by a question, so it cannot be listed as not asked",
+                ("not_asked", key),
+                where,
+            )
+        if not isinstance(reason, str) or not reason.strip():
+            raise fail("give the reason this field is not asked", ("not_asked", key), where)
+    missing = [p for p in PROFILE_PATHS if p not in asked and p not in not_asked]
+    if missing:
+        raise fail(
+            f"profile field{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+            "neither asked nor listed under not_asked (with a reason)",
+            ("questions",),
+            "questions",
+        )
+    return QuestionSet(tuple(questions), dict(not_asked), doc.path)
+
+
+def _unknown(key: Any, valid: tuple[str, ...]) -> str:
+    hint = difflib.get_close_matches(str(key), valid, n=1)
+    return (
+        "unknown key"
+        + (f"; did you mean '{hint[0]}'?" if hint else "")
+        + (f" (valid: {', '.join(valid)})")
+    )
+
+
+def _unknown_field(path: Any) -> str:
+    hint = difflib.get_close_matches(str(path), list(PROFILE_PATHS), n=1, cutoff=0.6)
+    return f"'{path}' is not a profile field" + (f"; did you mean '{hint[0]}'?" if hint else "")
+
+
+def _load_question(
+    doc: YamlDocument, index: int, raw: Any, earlier: list[Question], section: str
+) -> Question:
+    """Check one question mapping and build the Question."""
+    loc: tuple[Any, ...] = ("questions", index)
+    label = f"questions[{index + 1}]"
+
+    def fail(message: str, key: str | None = None) -> InputError:
+        where = f"{label}.{key}" if key else label
+        return InputError(
+            message, path=doc.path, line=doc.line_of((*loc, key) if key else loc), field=where
+        )
+
+    if not isinstance(raw, dict):
+        raise fail("a question must be a mapping with at least 'field' and 'prompt'")
+    for key in raw:
+        if key not in QUESTION_KEYS:
+            raise fail(_unknown(key, QUESTION_KEYS), str(key))
+    path = raw.get("field")
+    if path is None:
+        raise fail("every question needs 'field', the profile field it fills")
+    if path not in PROFILE_PATHS:
+        raise fail(_unknown_field(path), "field")
+    label = f"{label} ({path})"
+    if any(q.path == path for q in earlier):
+        raise fail("this field is already asked by an earlier question", "field")
+    prompt = raw.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise fail("every question needs a 'prompt' (text)", "prompt")
+    try:
+        kind, enum = question_kind(PROFILE_PATHS[path])
+    except ValueError as exc:
+        raise fail(str(exc), "field") from None
+    _, info = model_field(path)
+
+    help_text = raw.get("help", derived_help(path))
+    if not isinstance(help_text, str):
+        raise fail("'help' must be text", "help")
+    new_section = raw.get("section", section)
+    if not isinstance(new_section, str):
+        raise fail("'section' must be text", "section")
+
+    choices: tuple[tuple[str, str], ...] = ()
+    if enum is not None:
+        choices = _load_choices(raw.get("choices"), enum, fail)
+    elif "choices" in raw:
+        raise fail(f"'choices' only applies to enum fields; '{path}' is a {kind} field", "choices")
+
+    required = raw.get("required", False)
+    if not isinstance(required, bool):
+        raise fail("'required' must be true or false", "required")
+    default = None
+    if "default" in raw:
+        if required:
+            raise fail(
+                "a required question has no default; drop 'default' or 'required'", "default"
+            )
+        try:
+            default = validate_value(path, raw["default"])
+        except AnswerError as exc:
+            raise fail(f"invalid default: {exc}", "default") from None
+
+    known = {q.path for q in earlier}
+    when = _load_condition(raw.get("when"), known, fail, "when")
+    checks = []
+    validators = raw.get("validate", [])
+    if not isinstance(validators, list):
+        raise fail("'validate' must be a list of {require: CONDITION, message: TEXT}", "validate")
+    for number, item in enumerate(validators):
+        key = f"validate[{number}]"
+        if not isinstance(item, dict) or set(item) != {"require", "message"}:
+            raise fail("each validator is a mapping with exactly 'require' and 'message'", key)
+        if not isinstance(item["message"], str) or not item["message"].strip():
+            raise fail("the validator's message must be text", key)
+        condition = _load_condition(item["require"], known | {path}, fail, key)
+        checks.append(Check(condition, item["message"].strip()))
+
+    return Question(
+        path=path,
+        prompt=" ".join(prompt.split()),
+        help=" ".join(help_text.split()),
+        kind=kind,
+        choices=choices,
+        default=default,
+        required=required,
+        when=when,
+        checks=tuple(checks),
+        section=new_section,
+        bounds=field_bounds(info),
+    )
+
+
+def _load_choices(raw: Any, enum: type[Enum], fail: Any) -> tuple[tuple[str, str], ...]:
+    values = [member.value for member in enum]
+    if raw is None:
+        return tuple((value, "") for value in values)
+    if isinstance(raw, list):
+        raw = {item: "" for item in raw}
+    if not isinstance(raw, dict):
+        raise fail("'choices' maps each value to a short explanation", "choices")
+    out = []
+    for key, text in raw.items():
+        if key not in values:
+            hint = difflib.get_close_matches(str(key), values, n=1)
+            suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+            raise fail(f"'{key}' is not a value of the field{suggestion}", "choices")
+        if text is not None and not isinstance(text, str):
+            raise fail(f"the explanation of '{key}' must be text", "choices")
+        out.append((str(key), " ".join((text or "").split())))
+    missing = [v for v in values if v not in raw]
+    if missing:
+        raise fail(f"'choices' must list every value; missing: {', '.join(missing)}", "choices")
+    return tuple(out)
+
+
+def _load_condition(raw: Any, known: set[str], fail: Any, key: str) -> Condition:
+    try:
+        condition = parse_condition(raw, key)
+    except ConditionError as exc:
+        raise fail(exc.message, key) from None
+    later = sorted(condition.fields() - known)
+    if later:
+        raise fail(
+            f"refers to {', '.join(later)}, which no earlier question asks; a condition can "
+            "only use earlier answers",
+            key,
+        )
+    return condition

@@ -1,0 +1,187 @@
+"""One run of the questionnaire: ask, go back, summarise, revise; then the profile."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from advisor.decide.conditions import (
+    set_path,
+)
+from advisor.model.errors import InputError
+from advisor.model.profile import Profile
+from advisor.questionnaire.loader import load_questions
+from advisor.questionnaire.spec import (
+    ASCII_NUMBER,
+    AnswerError,
+    Question,
+    QuestionSet,
+)
+from advisor.questionnaire.terminal import QuestionnaireStopped, Terminal
+
+# --------------------------------------------------------------------------- a session
+
+
+BACK = object()
+
+
+class Session:
+    """One run of the questionnaire: answers given so far, over a base profile."""
+
+    def __init__(
+        self, questions: QuestionSet, base: dict[str, Any], term: Terminal, *, revising: bool
+    ) -> None:
+        self.qs = questions
+        self.base = base
+        self.term = term
+        self.revising = revising
+        self.answers: dict[str, Any] = {}
+        self._section = ""
+
+    def current(self, question: Question, context: dict[str, Any]) -> Any:
+        """The value Enter keeps: this session's answer, else the base value."""
+        return self.answers.get(question.path, context.get(question.path))
+
+    def has_default(self, question: Question) -> bool:
+        return question.path in self.answers or self.revising or not question.required
+
+    def walk(self, start: int = 0, *, ask_all: bool = True, force: int | None = None) -> None:
+        """Ask the applicable questions from ``start`` on (all, or only unanswered ones)."""
+        index = start
+        items = self.qs.questions
+        while index < len(items):
+            relevant, context = self.qs.walk(self.answers, self.base)
+            question = items[index]
+            pending = ask_all or question.path not in self.answers or index == force
+            if index not in relevant or not pending:
+                index += 1
+                continue
+            position = relevant.index(index) + 1
+            answer = self.ask(question, position, len(relevant), context)
+            if answer is BACK:
+                earlier = [i for i in relevant if i < index]
+                if not earlier:
+                    self.term.say("  (this is the first question)")
+                    continue
+                index = force = earlier[-1]
+                continue
+            self.answers[question.path] = answer
+            index += 1
+
+    def ask(self, question: Question, position: int, total: int, context: dict[str, Any]) -> Any:
+        """Ask one question until a valid answer (or ``<``) comes back."""
+        term = self.term
+        if question.section and question.section != self._section:
+            self._section = question.section
+            term.say()
+            term.say(f"== {question.section} ==", bold=True)
+        term.say()
+        term.say(f"Question {position} of {total}  ({question.path})")
+        term.say(question.prompt, bold=True)
+        width = max((len(v) for v, _ in question.choices), default=0)
+        for number, (value, label) in enumerate(question.choices, 1):
+            term.say(f"  {number:>2}. {value:<{width}}  {label}".rstrip())
+        has_default = self.has_default(question)
+        default = self.current(question, context)
+        shown = f" [{question.show(default)}]" if has_default else ""
+        prompt = f"{question.hint()}{shown}: "
+        while True:
+            raw = term.read(prompt).strip()
+            if raw == "?":
+                for line in question.help_lines():
+                    term.say(f"  {line}")
+                continue
+            if raw == "<":
+                return BACK
+            try:
+                if raw == "":
+                    if not has_default:
+                        raise AnswerError("this question has no default; please answer it")
+                    value = default
+                else:
+                    value = question.parse(raw)
+                question.check(value, context)
+            except AnswerError as exc:
+                term.say(f"  Invalid answer: {exc}")
+                continue
+            return value
+
+    def summary(self, verb: str) -> None:
+        """Show every answer; accept, revise one by number, or cancel."""
+        while True:
+            relevant, context = self.qs.walk(self.answers, self.base)
+            self.term.say()
+            self.term.say("Your answers:", bold=True)
+            width = max(len(self.qs.questions[i].path) for i in relevant)
+            for number, index in enumerate(relevant, 1):
+                question = self.qs.questions[index]
+                value = question.show(self.current(question, context))
+                self.term.say(f"  {number:>2}. {question.path:<{width}}  {value}")
+            raw = (
+                self.term.read(
+                    f"{verb} these answers? Enter or y accepts, a number changes that answer, "
+                    "n cancels [y]: "
+                )
+                .strip()
+                .lower()
+            )
+            if raw in ("", "y", "yes"):
+                return
+            if raw in ("n", "no", "q", "quit"):
+                raise QuestionnaireStopped("cancelled; nothing was written")
+            if ASCII_NUMBER.fullmatch(raw) and 1 <= int(raw) <= len(relevant):
+                index = relevant[int(raw) - 1]
+                self._section = ""
+                self.walk(index, ask_all=False, force=index)
+                continue
+            self.term.say(f"  Invalid answer: type y, n or a number from 1 to {len(relevant)}")
+
+    def profile(self) -> Profile:
+        """The profile these answers produce."""
+        relevant, context = self.qs.walk(self.answers, self.base)
+        data = copy.deepcopy(self.base)
+        for index in relevant:
+            path = self.qs.questions[index].path
+            set_path(data, path, context[path])
+        return Profile.model_validate(data)
+
+
+def run_questionnaire(
+    *,
+    base: Profile | None = None,
+    defaults: bool = False,
+    questions: QuestionSet | None = None,
+    terminal: Terminal | None = None,
+    verb: str = "Use",
+) -> Profile:
+    """Ask the questions and return the resulting profile.
+
+    ``base`` is a profile being revised: its values become the defaults. With
+    ``defaults`` nothing is asked and every applicable question takes its default; a
+    question without one is an InputError.
+    """
+    qs = questions or load_questions()
+    session = Session(qs, qs.base(base), terminal or Terminal(), revising=base is not None)
+    if defaults:
+        relevant, context = qs.walk({}, session.base)
+        for index in relevant:
+            question = qs.questions[index]
+            if not session.has_default(question):
+                raise InputError(
+                    f"question '{question.prompt}' has no default; answer it interactively "
+                    "or give it in a profile with --from PROFILE",
+                    field=question.path,
+                )
+            try:
+                question.check(context[question.path], context)
+            except AnswerError as exc:
+                raise InputError(str(exc), field=question.path) from None
+        return session.profile()
+    relevant, _ = qs.walk({}, session.base)
+    term = session.term
+    intro = "Revising the profile: its answers are the defaults. " if base is not None else ""
+    term.say(f"advisor: {intro}About {len(relevant)} questions; the count adapts to your answers.")
+    term.say("Enter keeps the [default], ? explains a question, < goes back, Ctrl-C quits.")
+    session.walk()
+    session.summary(verb)
+    return session.profile()

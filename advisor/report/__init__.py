@@ -1,0 +1,1 @@
+"""From a Decision to a report: per-section content, claims, labels, charts and rendering."""

@@ -1,0 +1,74 @@
+"""Section 7 of the report: what would change the verdict."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.frameworks import FRAMEWORKS
+from advisor.model.decision import Decision, Flip
+from advisor.report.labels import name
+from advisor.report.text import fmt_num
+
+
+def flip_text(flip: Flip | None) -> str | None:
+    """A flip as an instruction: 'set the priority ...', 'change ... from ... to ...'."""
+    if not flip:
+        return None
+    if flip.kind == "priority":
+        field = flip.path.split(".", 1)[-1].replace("_", " ")
+        return f"set the priority '{field}' from {flip.from_value} to {flip.to_value}"
+    old, new = flip.from_value, flip.to_value
+    if isinstance(old, list) or isinstance(new, list):
+        return str(flip.description)  # "add 'x' to ..." / "remove 'x' from ..."
+    return f"change {flip.path} from {_answer(old)} to {_answer(new)}"
+
+
+def _answer(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return fmt_num(value)
+    return str(value)
+
+
+def changes(decision: Decision) -> dict[str, Any]:
+    """The smallest flip, one flip per other framework, and the win probabilities."""
+    sens = decision.sensitivity
+    rec = decision.recommendation
+    if not sens:
+        return {"available": False}
+    smallest = sens.smallest_flip
+    by_fw = [
+        {
+            "framework": fw,
+            "name": name(fw),
+            "change": flip_text(flip),
+            "cost": flip.cost if flip else None,
+            "kind": flip.kind if flip else None,
+        }
+        for fw, flip in sens.flips_by_framework.items()
+    ]
+    by_fw.sort(key=lambda r: FRAMEWORKS.index(r["framework"]))
+    win = sens.win_probability
+    wins = [
+        {"framework": fw, "name": name(fw), "p": p, "percent": round(p * 100, 1)}
+        for fw, p in sorted(win.items(), key=lambda item: (-item[1], FRAMEWORKS.index(item[0])))
+    ]
+    return {
+        "available": True,
+        "smallest": {
+            "change": flip_text(smallest),
+            "new_winner": name(smallest.new_winner),
+            "cost": smallest.cost,
+            "kind": smallest.kind,
+        }
+        if smallest
+        else None,
+        "by_framework": by_fw,
+        "win": wins,
+        "win_recommended": win.get(rec.framework),
+        "samples": sens.samples,
+        "seed": sens.seed,
+        "method": sens.method,
+        "candidates_tried": sens.candidates_tried,
+    }

@@ -1,0 +1,87 @@
+"""The articles' figures and the thresholds by which the report judges their claims."""
+
+from __future__ import annotations
+
+from advisor.model.measurements import Metric, ProbeRecord, ProbeRun, metric_value
+from advisor.report.labels import STATUS_TEXT, name
+
+Index = dict[tuple[str, str], ProbeRecord]
+
+# --- The articles' own figures (CLAIMS.md, "The articles' experiments"). ---------------
+ARTICLE_MATMUL_SECONDS = {"jax": 0.0059, "pytorch": 0.017}  # one call after 10 warm-ups
+ARTICLE_MATMUL_WARMUPS = 10
+ARTICLE_MATMUL_SIZE = 1000
+ARTICLE_GRAD_AT_2 = 7.0  # f(x) = x^2 + 3x + 5, f'(2) = 7
+ARTICLE_PERF_FACTOR = (4.0, 5.0)  # "4-5x faster in JAX"
+
+# --- How the report judges a claim (stated in the report itself). ----------------------
+SEVERAL_TIMES = 3.0  # "several times faster" means at least this speed-up
+CLEARLY_FASTER = 1.2  # below this a speed-up is too small to call faster
+GRAD_TOLERANCE = 1e-4
+MATMUL_HOLDS_RATIO = 2.0  # JAX at least this much faster counts as reproducing ~2.9x
+PARITY_BAND = 1.10  # rates within 10% of each other count as the same speed
+
+
+def missing_reason(run: ProbeRun, probe: str, fw: str) -> str:
+    """Why a probe has no figure for a framework, in a few words."""
+    if not run.probes:
+        return "no probes ran"
+    for p in run.probes:
+        if p.get("id") == probe and p.get("framework") == fw:
+            status = STATUS_TEXT.get(p.get("status", ""), p.get("status", ""))
+            return f"{name(fw)} {status}" + (f" ({p['reason']})" if p.get("reason") else "")
+    return f"the {probe} probe did not run for {name(fw)}{level_hint(probe)}"
+
+
+def level_hint(probe: str) -> str:
+    """Which probe level runs ``probe``, as a short parenthesis."""
+    levels = {
+        "matmul": "quick",
+        "autodiff": "quick",
+        "jit": "standard",
+        "vmap": "standard",
+        "train_step": "standard",
+        "scale": "full",
+    }
+    level = levels.get(probe)
+    return f" (it runs from --probes {level} up)" if level else ""
+
+
+def clearly_apart(a: Metric, b: Metric) -> bool:
+    """True if two medians differ by more than half their IQRs combined."""
+    gap = abs(float(a["median"]) - float(b["median"]))
+    return gap > (float(a.get("iqr") or 0) + float(b.get("iqr") or 0)) / 2
+
+
+def noise_note(run: ProbeRun, probe: str, frameworks: tuple[str, ...]) -> str:
+    """A warning to append to a finding when its figures came from a noisy run."""
+    noisy = bool(run.environment.get("noisy")) or any(
+        p.get("noisy")
+        for p in run.probes
+        if p.get("id") == probe and p.get("framework") in frameworks
+    )
+    return (
+        " The run was noisy, so confirm on an idle machine before relying on it." if noisy else ""
+    )
+
+
+def matmul_seconds(index: Index, fw: str) -> Metric | None:
+    """Seconds per 1000x1000 matmul: the probe's own figure, or derived from GFLOP/s."""
+    m = metric_value(index, "matmul", fw, "seconds")
+    if m:
+        return m
+    rate = metric_value(index, "matmul", fw, "gflops")
+    if not rate or rate["median"] <= 0:
+        return None
+    params = index[("matmul", fw)].get("params") or {}
+    shape = params.get("shape")
+    size = (
+        params.get("n")
+        or params.get("size")
+        or (shape[0] if isinstance(shape, list) and shape else None)
+        or ARTICLE_MATMUL_SIZE
+    )
+    flops = 2.0 * float(size) ** 3
+    median = flops / (rate["median"] * 1e9)
+    iqr = median * float(rate.get("iqr") or 0) / rate["median"]
+    return Metric(median=median, iqr=iqr, n=rate.get("n"), unit="s")

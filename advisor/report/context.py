@@ -1,0 +1,54 @@
+"""What the report says, derived from the typed Decision, the profile and the probe run.
+
+The Markdown and HTML templates, a user's ``--template`` and ``--format json`` all read
+the same derived content (under the ``report`` key), so the three formats cannot say
+different things. Each section is built by its own module; everything they return is
+plain text and numbers (escaping happens in the templates' filters). Nothing here reads
+a clock or imports a framework, so a ``--probes none`` report is reproducible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.io.profile_writer import profile_yaml
+from advisor.model.decision import Decision
+from advisor.model.measurements import ProbeRun
+from advisor.model.profile import Profile
+from advisor.report import changes, claims, environment, measurements, risks, verdict, why
+from advisor.report.labels import HARDWARE_LABELS
+
+
+@dataclass(frozen=True)
+class ReportInput:
+    """Everything a report section may read."""
+
+    decision: Decision
+    profile: Profile
+    run: ProbeRun
+    profile_path: str | None = None
+    probe_level: str = "none"
+
+
+def build_report(inp: ReportInput) -> dict[str, Any]:
+    """Everything the report says, section by section, as plain data."""
+    rec = inp.decision.recommendation
+    return {
+        "source": verdict.source(inp.profile_path, inp.probe_level),
+        "verdict": verdict.verdict(inp.decision),
+        "standing": verdict.standing(inp.decision),
+        "why": why.why(inp.decision),
+        "breakdown": why.breakdown(inp.decision),
+        "measurements": measurements.measurements(inp.run, inp.decision, inp.probe_level),
+        "claims": claims.claims(inp.run),
+        "changes": changes.changes(inp.decision),
+        "risks": risks.risks(inp.decision, inp.run),
+        "profile_yaml": profile_yaml(inp.profile, style="annotated"),
+        "environment": environment.environment(inp.run.environment),
+        "probe_method": environment.probe_method(inp.run),
+        "training_hardware": ", ".join(
+            HARDWARE_LABELS.get(h.value, h.value) for h in inp.profile.hardware.training
+        ),
+        "show_hedge": bool(rec.hedge) and rec.confidence in ("low", "medium"),
+    }

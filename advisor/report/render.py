@@ -1,0 +1,174 @@
+"""Render a Decision as Markdown, HTML or JSON, or through a user's sandboxed template.
+
+The bundled templates in ``templates/`` are trusted; the data is not. Every string a
+user or a rule pack supplies reaches the page through an escaping filter (Markdown) or
+Jinja's autoescape (HTML). A ``--template`` file is neither trusted nor given a loader:
+it renders in a sandbox with a clear InputError for every problem.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader
+
+from advisor import __version__
+from advisor.model.decision import Decision
+from advisor.model.errors import InputError
+from advisor.model.measurements import ProbeRun
+from advisor.model.profile import Profile
+from advisor.report.context import ReportInput, build_report
+from advisor.report.jinja_options import options, report_globals
+from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS
+from advisor.resources import data_dir
+
+TEMPLATES = {"markdown": "report.md.j2", "html": "report.html.j2"}
+
+
+def report_data(
+    decision: Decision,
+    profile: Profile,
+    probe_run: ProbeRun | dict[str, Any] | None,
+    *,
+    profile_path: str | None = None,
+    probe_level: str = "none",
+) -> dict[str, Any]:
+    """The report's content as plain data: the JSON output and the templates' context.
+
+    The contract's keys come first (recommendation, ranking, rules, probes,
+    environment, ...); ``report`` holds what the report derives from the typed Decision,
+    profile and probe run: the verdict sentence, the measurements, the articles' claims
+    checked, the changes that would flip the verdict, and the risks.
+    """
+    run = probe_run if isinstance(probe_run, ProbeRun) else ProbeRun.from_dict(probe_run)
+    data = decision.model_dump(mode="json")
+    data.update(
+        {
+            "advisor_version": __version__,
+            "profile": profile.model_dump(mode="json"),
+            "profile_path": profile_path,
+            "probe_level": probe_level,
+            "probes": run.probes,
+            "environment": run.environment,
+            "probe_cache": run.cache,
+        }
+    )
+    data["report"] = build_report(
+        ReportInput(decision, profile, run, profile_path=profile_path, probe_level=probe_level)
+    )
+    return data
+
+
+def render_report(
+    decision: Decision,
+    profile: Profile,
+    probe_run: ProbeRun | dict[str, Any] | None,
+    *,
+    fmt: str = "markdown",
+    template: str | None = None,
+    profile_path: str | None = None,
+    probe_level: str = "none",
+) -> str:
+    """The report in ``fmt`` (markdown, html or json), or rendered by ``template``."""
+    data = report_data(
+        decision, profile, probe_run, profile_path=profile_path, probe_level=probe_level
+    )
+    return render_data(data, fmt=fmt, template=template)
+
+
+def render_data(data: dict[str, Any], *, fmt: str = "markdown", template: str | None = None) -> str:
+    """Render ``report_data``'s output in ``fmt``, or with a user's ``template``."""
+    if template is not None:
+        if fmt == "json":
+            raise InputError(
+                "--template renders Markdown or HTML; it cannot be combined with --format json",
+                field="--template",
+            )
+        return render_custom_template(template, data, html=fmt == "html")
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if fmt not in TEMPLATES:
+        raise InputError(f"unknown format '{fmt}' (markdown, html or json)", field="--format")
+    env = bundled_environment(html=fmt == "html")
+    text = env.get_template(TEMPLATES[fmt]).render(**data)
+    return tidy_markdown(text) if fmt == "markdown" else tidy_html(text)
+
+
+def render_template(name: str, data: dict[str, Any]) -> str:
+    """Render a bundled template with ``data`` as its context (Markdown rules)."""
+    env = bundled_environment(html=name.endswith(".html.j2"))
+    return env.get_template(name).render(**data)
+
+
+# --- Environments -----------------------------------------------------------------------
+
+
+def bundled_environment(*, html: bool) -> Environment:
+    """The environment for the bundled (trusted) templates."""
+    env = Environment(loader=FileSystemLoader(str(data_dir("templates"))), **options(html))
+    env.filters.update(HTML_FILTERS if html else MARKDOWN_FILTERS)
+    env.globals.update(report_globals())
+    return env
+
+
+# --- Custom templates -------------------------------------------------------------------
+
+
+def render_custom_template(path: str, data: dict[str, Any], *, html: bool = False) -> str:
+    """Render a user's template in the sandbox, in a separate process with hard limits."""
+    from advisor.io.safe_yaml import read_text_file
+    from advisor.report.template_jail import render_isolated
+
+    return render_isolated(read_text_file(path), str(path), data, html=html)
+
+
+# --- Tidying ----------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def tidy_markdown(text: str) -> str:
+    """Drop trailing spaces and runs of blank lines, outside fenced code blocks only."""
+    out: list[str] = []
+    fence: str | None = None
+    blank = 0
+    for line in text.split("\n"):
+        match = _FENCE.match(line)
+        if fence is None:
+            line = line.rstrip()
+            if match:
+                fence = match.group(1)
+            if not line:
+                blank += 1
+                if blank > 1:
+                    continue
+            else:
+                blank = 0
+        elif (
+            match
+            and match.group(1)[0] == fence[0]
+            and len(match.group(1)) >= len(fence)
+            and not line.strip().strip(fence[0])
+        ):
+            fence = None
+            blank = 0
+        out.append(line)
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def tidy_html(text: str) -> str:
+    """Drop trailing spaces and blank lines, except inside <pre> blocks."""
+    out: list[str] = []
+    in_pre = False
+    for line in text.split("\n"):
+        if in_pre:
+            out.append(line)
+        elif line.strip():
+            out.append(line.rstrip())
+        if "<pre" in line:
+            in_pre = True
+        if "</pre>" in line:
+            in_pre = False
+    return "\n".join(out).strip("\n") + "\n"

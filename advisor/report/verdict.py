@@ -1,0 +1,125 @@
+"""Section 1 of the report: where the profile came from, the verdict and the standing."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+from advisor.frameworks import DISPLAY_NAMES
+from advisor.model.decision import Decision, NoFit
+from advisor.report.labels import name, ordinal
+from advisor.report.text import fmt_num, fmt_pct
+
+
+def source(path: str | None, level: str) -> dict[str, str]:
+    """Where the profile came from, and the command that reproduces this report."""
+    example = _example_name(path)
+    if example:
+        label = f"bundled example '{example}'"
+        origin = f"the {label}"
+        command = f"advisor recommend --example {shlex.quote(example)}"
+    elif path:
+        label = str(path)
+        origin = label
+        command = f"advisor recommend {shlex.quote(str(path))}"
+    else:
+        label = "answers to the questionnaire"
+        origin = "your answers to the questionnaire"
+        command = "advisor ask -o profile.yaml && advisor recommend profile.yaml"
+    return {
+        "label": label,
+        "origin": origin,
+        "command": f"{command} --probes {level}",
+        "measure_command": f"{command} --probes quick",
+        "probe_level": level,
+    }
+
+
+def _example_name(path: str | None) -> str | None:
+    if not path:
+        return None
+    try:
+        from advisor.resources import data_dir
+
+        folder = data_dir("examples").resolve()
+        resolved = Path(path).resolve()
+    except (OSError, FileNotFoundError):
+        return None
+    return resolved.stem if resolved.parent == folder else None
+
+
+def verdict(decision: Decision) -> str:
+    """The one-sentence verdict."""
+    rec = decision.recommendation
+    sens = decision.sensitivity
+    win = sens.win_probability.get(rec.framework) if sens else None
+    odds = ""
+    samples = f"{sens.samples if sens else 0:,}"
+    if win is not None and win >= 1:
+        odds = f", winning in all {samples} random re-weightings of your priorities"
+    elif win is not None:
+        odds = f", winning in {fmt_pct(win)} of {samples} random re-weightings of your priorities"
+    if rec.all_vetoed:
+        return _no_fit_sentence(decision.no_fit)
+    if rec.runner_up is None:
+        return (
+            f"Build on {rec.name}: it is the only framework that meets every hard constraint "
+            f"(score {fmt_num(rec.score)} of 100; confidence: {rec.confidence}{odds})."
+        )
+    if rec.tie_broken:
+        return (
+            f"Build on {rec.name}, but only just: it ties with {name(rec.runner_up)} at "
+            f"{fmt_num(rec.score)} of 100 and wins only on the tie-break "
+            f"(confidence: low{odds})."
+        )
+    return (
+        f"Build on {rec.name}: it scores {fmt_num(rec.score)} of 100, "
+        f"{rec.margin:.1f} points ahead of {name(rec.runner_up)} "
+        f"(confidence: {rec.confidence}{odds})."
+    )
+
+
+def standing(decision: Decision) -> list[dict[str, Any]]:
+    """The ranking with status words and win probabilities, best first."""
+    rec = decision.recommendation
+    win = decision.sensitivity.win_probability if decision.sensitivity else {}
+    rows = []
+    for position, entry in enumerate(decision.ranking, 1):
+        fw = entry.framework
+        if entry.vetoed:
+            status = "ruled out"
+        elif fw == rec.framework:
+            status = "recommended"
+        elif fw == rec.runner_up:
+            status = "runner-up"
+        else:
+            status = ordinal(position)
+        rows.append(
+            {
+                "framework": fw,
+                "name": entry.name,
+                "score": entry.score,
+                "points": entry.raw,
+                "supporting_rules": entry.supporting_rules,
+                "status": status,
+                "win_probability": win.get(fw),
+                "veto_reasons": entry.veto_reasons,
+            }
+        )
+    return rows
+
+
+def _no_fit_sentence(no_fit: NoFit | None) -> str:
+    """The verdict when nothing fits: no candidate, why, and what would let one fit."""
+    items = no_fit.what_would_fit if no_fit else []
+    why = "; ".join(f"{DISPLAY_NAMES[c.framework]} by {', '.join(c.vetoed_by)}" for c in items)
+    fix = next((c for c in items if c.change), None)
+    if fix:
+        hint = f"one change would let {DISPLAY_NAMES[fix.framework]} fit: {fix.change}"
+    else:
+        hint = "no single change of an answer lifts every veto on any framework"
+    return (
+        "No candidate fits this profile: every framework is ruled out by a hard constraint "
+        f"({why}); {hint}."
+    )

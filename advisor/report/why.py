@@ -1,0 +1,93 @@
+"""Sections 3 and 4 of the report: the rules that fired, and the score breakdown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.frameworks import FRAMEWORKS
+from advisor.model.decision import Decision
+from advisor.report.labels import TOP_RULES, criterion_label, name
+from advisor.report.text import fmt_num
+
+
+def _effects_text(weighted: dict[str, float]) -> str:
+    parts = []
+    for fw in FRAMEWORKS:
+        value = weighted.get(fw)
+        if value:
+            sign = "+" if value > 0 else "\u2212"
+            parts.append(f"{name(fw)} {sign}{abs(value):.1f}")
+    return ", ".join(parts)
+
+
+def why(decision: Decision) -> dict[str, Any]:
+    """Vetoes, the rules that moved the scores most, and the rest."""
+    vetoes = []
+    scored = []
+    for rule in decision.rules:
+        for fw, reason in rule.veto.items():
+            vetoes.append({"framework": fw, "name": name(fw), "rule": rule.id, "reason": reason})
+        if not rule.weighted:
+            continue
+        evidence = [
+            {**ev.model_dump(mode="json"), "superseded": ev.status == "superseded"}
+            for ev in rule.evidence
+        ]
+        scored.append(
+            {
+                "id": rule.id,
+                "title": rule.title,
+                "criterion": criterion_label(rule.criterion),
+                "why": rule.why,
+                "effects": _effects_text(rule.weighted),
+                "impact": rule.impact,
+                "evidence": evidence,
+                "facts_used": [
+                    {"fact": k, "value": _fact_value(v)} for k, v in rule.facts_used.items()
+                ],
+                "measured": bool(rule.facts_used),
+            }
+        )
+    return {
+        "vetoes": vetoes,
+        "top": scored[:TOP_RULES],
+        "more": scored[TOP_RULES:],
+        "fired": len(decision.rules),
+        "total": decision.ruleset.rule_count,
+        "skipped": [s.model_dump(mode="json") for s in decision.skipped_rules],
+    }
+
+
+def _fact_value(value: Any) -> str:
+    """A measured fact as text: numbers rounded, lists joined."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return fmt_num(value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(name(str(v)) for v in value) or "none"
+    return "not measured" if value is None else str(value)
+
+
+def breakdown(decision: Decision) -> dict[str, Any]:
+    """Weighted points per criterion and framework, and the totals."""
+    rows = []
+    for cid, per in decision.breakdown.items():
+        rows.append(
+            {
+                "criterion": criterion_label(cid),
+                "id": cid,
+                "weight": decision.weights.get(cid, 1.0),
+                "points": {fw: per.get(fw, 0.0) for fw in FRAMEWORKS},
+                "moved": any(per.get(fw) for fw in FRAMEWORKS),
+            }
+        )
+    ranking = decision.ranking
+    return {
+        "rows": rows,
+        "moved": [r for r in rows if r["moved"]],
+        "unmoved": [r["criterion"] for r in rows if not r["moved"]],
+        "totals": {e.framework: e.raw for e in ranking},
+        "scores": {e.framework: e.score for e in ranking},
+        "order": [e.framework for e in ranking],
+    }

@@ -1,0 +1,189 @@
+"""The Python interpreters the workers run in: ours, or the user's project environment.
+
+A foreign interpreter is asked (in a subprocess, ignoring PYTHON* variables) for its version,
+NumPy and the frameworks it has. The workers need only the standard library, NumPy and
+the framework there: a private copy of this package goes on their PYTHONPATH.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from probes.catalog import DISTRIBUTIONS, FRAMEWORKS, IMPORT_NAME, hidden_frameworks
+from probes.env.host import installed_versions
+
+MIN_PYTHON = (3, 10)
+INSPECT_TIMEOUT = 60.0
+
+
+class InterpreterError(ValueError):
+    """An interpreter given with ``python=`` cannot run the probes; the message is one line."""
+
+
+@dataclass
+class Interpreter:
+    """One interpreter: where it is, what it is, which frameworks it has."""
+
+    path: str
+    version: str
+    implementation: str
+    numpy: str | None
+    frameworks: dict[str, str | None]  # framework -> version, None when not installed
+    own: bool = True  # the advisor's own interpreter
+    package_root: str | None = field(default=None, repr=False)  # the probes copy (foreign)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "version": self.version,
+            "implementation": self.implementation,
+            "numpy": self.numpy,
+            "frameworks": self.frameworks,
+            "own": self.own,
+        }
+
+    def has(self, framework: str) -> bool:
+        return self.frameworks.get(framework) is not None
+
+
+def current() -> Interpreter:
+    """The interpreter running the advisor (no subprocess)."""
+    import importlib.util
+
+    numpy = None
+    if importlib.util.find_spec("numpy") is not None:
+        import importlib.metadata
+
+        try:
+            numpy = importlib.metadata.version("numpy")
+        except importlib.metadata.PackageNotFoundError:
+            numpy = "unknown"
+    return Interpreter(
+        sys.executable,
+        platform.python_version(),
+        platform.python_implementation(),
+        numpy,
+        installed_versions(),
+    )
+
+
+_SCRIPT = r"""
+import json, sys
+out = {"version": list(sys.version_info[:3]), "implementation": sys.implementation.name}
+if sys.version_info >= (3, 8):
+    import importlib.util, importlib.metadata as md
+    def version(dists):
+        for d in dists:
+            try:
+                return md.version(d)
+            except Exception:
+                pass
+        return "unknown"
+    def found(name):
+        try:
+            return importlib.util.find_spec(name) is not None
+        except Exception:
+            return False
+    spec = json.loads(sys.argv[1])
+    out["numpy"] = version(["numpy"]) if found("numpy") else None
+    out["frameworks"] = {k: (version(d) if found(m) else None) for k, (m, d) in spec.items()}
+print(json.dumps(out))
+"""
+
+
+def inspect(path: str) -> Interpreter:
+    """Ask the interpreter at ``path`` what it is; InterpreterError when it cannot serve."""
+    exe = shutil.which(path) if os.sep not in path else path
+    if not exe or not Path(exe).exists():
+        raise InterpreterError(f"--python {path}: no such file")
+    if not os.access(exe, os.X_OK) or Path(exe).is_dir():
+        raise InterpreterError(f"--python {path}: not an executable file")
+    spec = {fw: [IMPORT_NAME[fw], list(DISTRIBUTIONS[fw])] for fw in FRAMEWORKS}
+    try:
+        proc = subprocess.run(
+            [exe, "-E", "-c", _SCRIPT, json.dumps(spec)],
+            cwd=tempfile.gettempdir(),
+            capture_output=True,
+            text=True,
+            timeout=INSPECT_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+        info = json.loads(proc.stdout.strip().splitlines()[-1])
+    except subprocess.TimeoutExpired:
+        raise InterpreterError(
+            f"--python {path}: did not answer within {INSPECT_TIMEOUT:.0f} s"
+        ) from None
+    except (OSError, ValueError, IndexError):
+        raise InterpreterError(f"--python {path}: not a working Python interpreter") from None
+    version = tuple(int(v) for v in info.get("version", [0, 0, 0]))
+    text = ".".join(str(v) for v in version)
+    if version[:2] < MIN_PYTHON:
+        raise InterpreterError(
+            f"--python {path}: Python {text} is too old; the probes need "
+            f"Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer"
+        )
+    if not info.get("numpy"):
+        raise InterpreterError(
+            f"--python {path}: NumPy is not installed there; install it with: "
+            f"{path} -m pip install numpy"
+        )
+    hidden = hidden_frameworks()
+    frameworks = {
+        fw: (None if fw in hidden else info.get("frameworks", {}).get(fw)) for fw in FRAMEWORKS
+    }
+    return Interpreter(
+        str(Path(exe).absolute()),
+        text,
+        str(info.get("implementation")),
+        str(info["numpy"]),
+        frameworks,
+        own=False,
+    )
+
+
+def resolve(paths: list[str] | None) -> tuple[list[Interpreter], list[str]]:
+    """The interpreters to use and warnings about unusable ones.
+
+    None or an empty list: the advisor's own. Raises InterpreterError when none of the
+    given paths can run the probes.
+    """
+    if not paths:
+        return [current()], []
+    found: list[Interpreter] = []
+    problems: list[str] = []
+    for path in paths:
+        try:
+            found.append(inspect(str(path)))
+        except InterpreterError as exc:
+            problems.append(str(exc))
+    if not found:
+        raise InterpreterError(problems[0] if len(problems) == 1 else "; ".join(problems))
+    return found, problems
+
+
+def assign(interpreters: list[Interpreter]) -> dict[str, Interpreter]:
+    """Each framework's interpreter: the first that has it (else the first one)."""
+    return {fw: next((i for i in interpreters if i.has(fw)), interpreters[0]) for fw in FRAMEWORKS}
+
+
+def stage(interpreters: list[Interpreter], directory: Path) -> None:
+    """Copy this package into ``directory`` for every foreign interpreter's workers."""
+    if all(i.own for i in interpreters):
+        return
+    source = Path(__file__).resolve().parents[1]
+    target = directory / "probes"
+    if not target.exists():
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for interpreter in interpreters:
+        if not interpreter.own:
+            interpreter.package_root = str(directory)

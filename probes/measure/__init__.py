@@ -1,0 +1,1 @@
+"""Timing, robust statistics, calibration and cross-framework comparison (standard library)."""

@@ -1,0 +1,1 @@
+"""Orchestration: plan, workers, interleaved rounds, cache and the run's environment."""

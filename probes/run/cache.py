@@ -1,0 +1,180 @@
+"""Cached probe runs, keyed by machine, interpreters, framework versions, catalog and level.
+
+Files live in $ADVISOR_CACHE_DIR, else $XDG_CACHE_HOME/advisor, else ~/.cache/advisor;
+the folder is created 0700 and files are written 0600, atomically (temp file + rename).
+A file that cannot be read, parsed or trusted is ignored, and the next run replaces it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import stat
+import tempfile
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from probes import PROBE_VERSION, catalog
+from probes.env.host import accelerator_hints, cpuinfo, env_vars, memory_gb, os_info
+
+CACHE_ENV = "ADVISOR_CACHE_DIR"
+FORMAT = 1
+MAX_BYTES = 8 * 1024 * 1024
+
+
+def cache_dir() -> Path:
+    """The advisor's cache folder (not created here)."""
+    explicit = os.environ.get(CACHE_ENV, "").strip()
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "advisor"
+
+
+def ensure_dir(path: Path) -> Path:
+    """Create the cache folder readable by its owner only."""
+    if not path.is_dir():
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(path, 0o700)
+    return path
+
+
+def cache_key(
+    level: str,
+    frameworks: list[str],
+    versions: Mapping[str, str | None],
+    workload: Mapping[str, Any] | None,
+    interpreters: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Everything a cached figure depends on.
+
+    ``interpreters`` maps each framework to the interpreter its worker runs in (path,
+    Python version, NumPy); the probe catalog and the measuring code enter through
+    ``catalog.fingerprint()``, so a changed probe never reuses old figures.
+    """
+    import platform
+
+    cpu = cpuinfo()
+    key: dict[str, Any] = {
+        "format": FORMAT,
+        "probe_version": PROBE_VERSION,
+        "catalog": catalog.fingerprint(),
+        "level": level,
+        "frameworks": sorted(frameworks),
+        "versions": dict(sorted(versions.items())),
+        "machine": {
+            "node": platform.node(),
+            "cpu": cpu["model"],
+            "flags": cpu["flags"],
+            "cores": cpu["cores"],
+            "logical_cpus": cpu["logical_cpus"],
+            "available_cpus": cpu["available_cpus"],
+            "memory_gb": memory_gb(),
+            "os": os_info()["platform"],
+            "python": platform.python_version(),
+            "accelerators": accelerator_hints(),
+        },
+        "env": env_vars(),
+    }
+    if interpreters:
+        key["interpreters"] = dict(sorted(interpreters.items()))
+    if level != "quick" and workload:
+        key["workload"] = dict(sorted(workload.items()))
+    return key
+
+
+def fingerprint(key: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def cache_path(key: Mapping[str, Any], directory: Path | None = None) -> Path:
+    return (directory or cache_dir()) / f"probes-{key['level']}-{fingerprint(key)[:20]}.json"
+
+
+def load(path: Path, key: Mapping[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """(run, created) from a trustworthy cache file for ``key``; None otherwise."""
+    try:
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            return None
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            return None
+        if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return None
+        with os.fdopen(fd, "rb") as handle:
+            fd = -1
+            data = json.loads(handle.read().decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if not _valid(data, key):
+        return None
+    return data["run"], data["created"]
+
+
+def _valid(data: Any, key: Mapping[str, Any]) -> bool:
+    if not isinstance(data, dict) or data.get("key") != json.loads(json.dumps(key, default=str)):
+        return False
+    run = data.get("run")
+    if not isinstance(run, dict) or not isinstance(data.get("created"), str):
+        return False
+    try:
+        datetime.fromisoformat(data["created"])
+    except ValueError:
+        return False
+    probes = run.get("probes")
+    if not isinstance(probes, list) or not isinstance(run.get("environment"), dict):
+        return False
+    for probe in probes:
+        if not isinstance(probe, dict) or not isinstance(probe.get("metrics"), dict):
+            return False
+        if not all(isinstance(probe.get(k), str) for k in ("id", "framework", "status")):
+            return False
+        for m in probe["metrics"].values():
+            if not isinstance(m, dict) or not isinstance(m.get("median"), (int, float)):
+                return False
+    return True
+
+
+def save(path: Path, key: Mapping[str, Any], run: Mapping[str, Any], created: str) -> None:
+    """Write atomically, owner-only; raises OSError on failure."""
+    ensure_dir(path.parent)
+    text = json.dumps({"key": key, "created": created, "run": run}, indent=1, default=str)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def age_seconds(created: str) -> float | None:
+    try:
+        then = datetime.fromisoformat(created)
+    except ValueError:
+        return None
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=timezone.utc)
+    return round((datetime.now(timezone.utc) - then).total_seconds(), 1)

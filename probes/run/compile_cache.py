@@ -1,0 +1,128 @@
+"""torch.compile's on-disk cache: when a standard run may compile, and where the cache lives.
+
+A first torch.compile on a small CPU takes tens of seconds to minutes (gcc compiles each
+fused kernel), so the ``jit`` probe compiles at ``standard`` only when the cache is warm;
+``full`` measures it cold and leaves the cache warm. The workload probe always compiles,
+with the cache in the advisor's cache folder, so only the first run pays the cold cost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from probes.env.host import framework_version
+from probes.records import ProbeRecord
+from probes.run import cache
+
+COMPILE_MARKER = "torch-compile-warm.json"
+WORKLOAD_MARKER = "torch-compile-workloads.json"
+SKIP_REASON = (
+    "torch.compile's compile cache is cold, and a first compile on CPU can take "
+    "minutes; run `advisor probe --level full` once to measure it (that also warms "
+    "the cache, so later standard runs include it)"
+)
+
+
+def plan(level: str) -> tuple[str, Path | None]:
+    """('cold'|'warm'|'user'|'skip', TORCHINDUCTOR_CACHE_DIR for the child)."""
+    user_dir = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+    ours = cache.cache_dir() / "torchinductor"
+    warm = _is_warm(Path(user_dir) if user_dir else ours)
+    if level == "full":
+        if user_dir:
+            return ("warm" if warm else "user"), None
+        with contextlib.suppress(OSError):
+            shutil.rmtree(ours, ignore_errors=True)
+            cache.ensure_dir(ours.parent)
+            return "cold", ours
+        return "cold", Path(tempfile.mkdtemp(prefix="advisor-inductor-"))
+    if not user_dir:
+        with contextlib.suppress(OSError):
+            cache.ensure_dir(ours.parent)
+    if warm:
+        return "warm", (None if user_dir else ours)
+    return "skip", (None if user_dir else ours)
+
+
+def _is_warm(inductor_dir: Path) -> bool:
+    marker = cache.cache_dir() / COMPILE_MARKER
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return (
+        isinstance(data, dict)
+        and data.get("torch") == framework_version("pytorch")
+        and data.get("inductor_dir") == str(inductor_dir)
+        and inductor_dir.is_dir()
+    )
+
+
+def remember(record: ProbeRecord | None, inductor_dir: str | None) -> None:
+    """After a successful full-level torch.compile, note that its cache is warm."""
+    if record is None or not record.ok:
+        return
+    inductor_dir = os.environ.get("TORCHINDUCTOR_CACHE_DIR") or inductor_dir
+    if not inductor_dir:
+        return
+    marker = cache.cache_dir() / COMPILE_MARKER
+    text = json.dumps(
+        {
+            "torch": framework_version("pytorch"),
+            "inductor_dir": str(inductor_dir),
+            "created": cache.now_iso(),
+        }
+    )
+    with contextlib.suppress(OSError):
+        cache.ensure_dir(marker.parent)
+        tmp = marker.with_name(f".{marker.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, marker)
+
+
+def workload_key(hints: dict[str, object]) -> str:
+    """What the workload probe compiles: torch version, family, dtype, batch."""
+    return "/".join(
+        str(v)
+        for v in (
+            framework_version("pytorch"),
+            hints.get("model_family"),
+            hints.get("dtype"),
+            hints.get("batch_size"),
+        )
+    )
+
+
+def workload_compiles(level: str, hints: dict[str, object]) -> bool:
+    """Compile the workload with torch.compile? Always at full; at standard once warm."""
+    if level == "full" or os.environ.get("TORCHINDUCTOR_CACHE_DIR"):
+        return True
+    return workload_key(hints) in _warm_workloads()
+
+
+def _warm_workloads() -> list[str]:
+    try:
+        data = json.loads((cache.cache_dir() / WORKLOAD_MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [str(k) for k in data] if isinstance(data, list) else []
+
+
+def remember_workload(record: ProbeRecord | None, hints: dict[str, object]) -> None:
+    """After a compiled torch workload succeeded, later standard runs may compile it too."""
+    if record is None or not record.ok or not record.params.get("compiled"):
+        return
+    keys = sorted({*_warm_workloads(), workload_key(hints)})
+    marker = cache.cache_dir() / WORKLOAD_MARKER
+    with contextlib.suppress(OSError):
+        cache.ensure_dir(marker.parent)
+        tmp = marker.with_name(f".{marker.name}.tmp")
+        tmp.write_text(json.dumps(keys), encoding="utf-8")
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, marker)

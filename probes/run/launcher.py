@@ -1,0 +1,340 @@
+"""Start a worker subprocess, follow its event stream, enforce timeouts, explain deaths.
+
+The child's stdout and stderr go to private temporary files (never to the terminal);
+their last lines explain a failure. Results are read while the child runs, so a crash
+keeps every probe that finished before it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from probes.run.protocol import EventReader
+
+POLL_SECONDS = 0.02
+GAP_TIMEOUT = 60.0  # between one probe's result and the next start (or the final 'done')
+TAIL_CHARS = 600
+
+
+@dataclass
+class Attempt:
+    """What one child process did."""
+
+    env: dict[str, Any] | None = None
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    import_error: dict[str, Any] | None = None
+    current: str | None = None  # probe that had started but not finished when the child ended
+    done: bool = False
+    timed_out: bool = False
+    returncode: int | None = None
+    elapsed: float = 0.0
+    tail: str = ""
+    kernels: list[str] = field(default_factory=list)  # kernels a live worker can time again
+    live: LiveWorker | None = None  # the worker, still running, when asked to keep it alive
+
+    def death(self) -> str:
+        """Why the child ended early, in words, with the tail of its output."""
+        if self.timed_out:
+            what = f"timed out after {self.elapsed:.0f} s and was killed"
+        else:
+            what = describe_exit(self.returncode)
+        return f"{what}; last output: {self.tail}" if self.tail else what
+
+
+def describe_exit(code: int | None) -> str:
+    if code is None:
+        return "worker ended without a status"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        if name == "SIGSEGV":
+            return "worker crashed with SIGSEGV (segmentation fault)"
+        if name == "SIGKILL":
+            return "worker was killed by SIGKILL (often the kernel's out-of-memory killer)"
+        if name == "SIGABRT":
+            return "worker aborted (SIGABRT)"
+        return f"worker died from {name}"
+    return f"worker exited with status {code}"
+
+
+def worker_command(
+    framework: str,
+    probes: list[str],
+    level: str,
+    out: Path,
+    workload: Mapping[str, Any] | None,
+    options: Mapping[str, Any],
+    *,
+    python: str | None = None,
+    threads: int = 0,
+    cpus: str = "",
+    serve: bool = False,
+) -> list[str]:
+    command = [
+        python or sys.executable,
+        "-m",
+        "probes.run.worker",
+        "--framework",
+        framework,
+        "--probes",
+        ",".join(probes),
+        "--level",
+        level,
+        "--out",
+        str(out),
+        "--workload",
+        json.dumps(dict(workload or {})),
+        "--options",
+        json.dumps(dict(options)),
+        "--threads",
+        str(threads),
+    ]
+    if cpus:
+        command += ["--cpus", cpus]
+    return [*command, "--serve"] if serve else command
+
+
+def child_environment(extra: Mapping[str, str], package_root: str | None = None) -> dict[str, str]:
+    """The parent's environment, with this package importable and quiet framework logs.
+
+    ``package_root`` is the folder holding the ``probes`` package for the child (a private
+    copy for a foreign interpreter, so nothing else of the advisor's environment leaks in).
+    """
+    env = dict(os.environ)
+    root = package_root or str(Path(__file__).resolve().parents[2])
+    if package_root:  # another interpreter: only the copy, never our site-packages
+        env.pop("PYTHONPATH", None)
+        env.pop("PYTHONHOME", None)
+    parts = [root, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]]
+    env["PYTHONPATH"] = os.pathsep.join(parts)
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(extra)
+    return env
+
+
+def run_attempt(
+    command: list[str],
+    events_path: Path,
+    env: Mapping[str, str],
+    timeouts: Callable[[str | None], float],
+    on_result: Callable[[str, dict[str, Any]], None],
+    keep_alive: bool = False,
+    cwd: str | None = None,
+) -> Attempt:
+    """Run one child to its end (or kill it) and collect its events.
+
+    ``timeouts(None)`` is the import allowance; ``timeouts(probe)`` each probe's. With
+    ``keep_alive`` a child that reports ``done`` is left running, in ``attempt.live``
+    (its command must carry ``--serve``); the caller must ``close()`` it.
+    """
+    attempt = Attempt()
+    out_path = events_path.with_suffix(".stdout")
+    err_path = events_path.with_suffix(".stderr")
+    with open(out_path, "wb") as out_f, open(err_path, "wb") as err_f:
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE if keep_alive else subprocess.DEVNULL,
+            stdout=out_f,
+            stderr=err_f,
+            env=dict(env),
+            cwd=cwd,
+            start_new_session=(os.name == "posix"),
+        )
+        reader = EventReader(events_path)
+        deadline = start + timeouts(None)
+        phase_start = start
+        try:
+            while True:
+                exited = proc.poll() is not None
+                for event in reader.read_new():
+                    deadline, phase_start = _handle(
+                        event, attempt, timeouts, on_result, deadline, phase_start
+                    )
+                if exited:
+                    break
+                if keep_alive and attempt.done:
+                    attempt.live = LiveWorker(proc, reader, err_path, out_path)
+                    attempt.elapsed = time.monotonic() - phase_start
+                    return attempt
+                now = time.monotonic()
+                if now > deadline:
+                    attempt.timed_out = True
+                    attempt.elapsed = now - phase_start
+                    kill_tree(proc)
+                    for event in reader.read_new():
+                        _handle(event, attempt, timeouts, on_result, deadline, phase_start)
+                    break
+                time.sleep(POLL_SECONDS)
+        finally:
+            if attempt.live is None:
+                if proc.poll() is None:
+                    kill_tree(proc)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=10)
+        attempt.returncode = proc.returncode
+        if not attempt.timed_out:
+            attempt.elapsed = time.monotonic() - phase_start
+    attempt.tail = output_tail(err_path, out_path)
+    return attempt
+
+
+class LiveWorker:
+    """A worker kept alive after its probes, answering comparison rounds."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], reader: EventReader, *tails: Path) -> None:
+        self.proc, self.reader, self.tails = proc, reader, tails
+
+    def round(self, kernel: str, seconds: float, timeout: float) -> list[float] | str:
+        """Per-call seconds of one round of ``kernel``, or why there are none."""
+        line = json.dumps({"cmd": "round", "kernel": kernel, "seconds": seconds}) + "\n"
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(line.encode())
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            return f"the worker is gone ({describe_exit(self.proc.poll())})"
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for event in self.reader.read_new():
+                if event.get("event") == "round" and event.get("kernel") == kernel:
+                    samples = event.get("per_call")
+                    if isinstance(samples, list) and samples:
+                        return [float(v) for v in samples if isinstance(v, (int, float))]
+                    return str(event.get("error") or "no samples")
+            if self.proc.poll() is not None:
+                return f"{describe_exit(self.proc.returncode)}; {output_tail(*self.tails)}"
+            time.sleep(POLL_SECONDS / 4)
+        return f"no answer within {timeout:.0f} s"
+
+    def close(self, grace: float = 5.0) -> None:
+        """Ask the worker to exit; kill it (and anything it started) if it does not."""
+        close_all([self], grace)
+
+
+def close_all(workers: list[LiveWorker], grace: float = 1.0) -> None:
+    """Ask every live worker to exit at once (end of stdin), then kill those still running.
+
+    Their results are already in, so a framework's slow teardown costs at most ``grace``.
+    """
+    for worker in workers:
+        with contextlib.suppress(OSError, ValueError):
+            if worker.proc.stdin is not None:
+                worker.proc.stdin.close()
+    deadline = time.monotonic() + grace
+    for worker in workers:
+        try:
+            worker.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            kill_tree(worker.proc)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                worker.proc.wait(timeout=5)
+
+
+def _handle(
+    event: dict[str, Any],
+    attempt: Attempt,
+    timeouts: Callable[[str | None], float],
+    on_result: Callable[[str, dict[str, Any]], None],
+    deadline: float,
+    phase_start: float,
+) -> tuple[float, float]:
+    kind = event.get("event")
+    now = time.monotonic()
+    if kind == "env":
+        attempt.env = {k: v for k, v in event.items() if k != "event"}
+        return now + GAP_TIMEOUT, now
+    if kind == "import_error":
+        attempt.import_error = event
+        return deadline, phase_start
+    if kind == "start" and isinstance(event.get("probe"), str):
+        attempt.current = event["probe"]
+        return now + timeouts(event["probe"]), now
+    if kind == "result" and isinstance(event.get("probe"), str):
+        probe = event["probe"]
+        result = {k: v for k, v in event.items() if k not in ("event", "probe")}
+        attempt.results[probe] = result
+        attempt.current = None
+        on_result(probe, result)
+        return now + GAP_TIMEOUT, now
+    if kind == "done":
+        attempt.done = True
+        kernels = event.get("kernels")
+        attempt.kernels = [str(k) for k in kernels] if isinstance(kernels, list) else []
+    return deadline, phase_start
+
+
+def kill_tree(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the child, its process group and every descendant (torchrun's ranks too)."""
+    if os.name != "posix":
+        with contextlib.suppress(OSError):
+            proc.kill()
+        return
+    for pid in [*descendants(proc.pid), proc.pid]:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def descendants(root: int) -> list[int]:
+    """Every process below ``root`` (from /proc; empty where /proc is missing)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.append(child)
+                todo.append(child)
+    return found
+
+
+def output_tail(*paths: Path) -> str:
+    """The last few non-empty lines of the child's stderr (or stdout), one line of text."""
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(0, os.SEEK_END)
+                size = handle.tell()
+                handle.seek(max(0, size - 4096))
+                text = handle.read().decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        fatal = [i for i, ln in enumerate(lines) if ln.startswith("Fatal Python error")]
+        if fatal:  # faulthandler: the error, then the innermost frame first
+            first = fatal[-1]
+            frames = [ln for ln in lines[first + 1 :] if ln.startswith("File ")]
+            lines = [lines[first], *frames[:2]]
+        elif lines:
+            lines = [ln for ln in lines if not ln.startswith("Extension modules:")][-4:]
+        if lines:
+            return " | ".join(lines)[-TAIL_CHARS:]
+    return ""
