@@ -15,11 +15,9 @@ import os
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.errors import InputError
 from advisor.model.terminal_text import clip
+from probes.catalog import ENV_RANGES, HIDE_ENV
 
-RANGES = {
-    "ADVISOR_PROBE_TIME_SCALE": (0.01, 100.0),
-    "ADVISOR_PROBE_TIMEOUT": (1.0, 86_400.0),
-}
+RANGES = ENV_RANGES  # one source: the probes' own bounds
 
 
 def check_environment(environ: dict[str, str] | None = None) -> None:
@@ -38,11 +36,11 @@ def check_environment(environ: dict[str, str] | None = None) -> None:
                 f"expected a finite number from {low:g} to {high:g}, got {clip(raw, 40)!r}",
                 field=f"${name}",
             )
-    hide = env.get("ADVISOR_PROBE_HIDE", "")
+    hide = env.get(HIDE_ENV, "")
     names = {part.strip().lower() for part in hide.split(",") if part.strip()}
     unknown = sorted(names - set(FRAMEWORKS) - {"all"})
     if unknown:
         raise InputError(
             f"unknown framework {clip(unknown[0], 40)!r} (one of {', '.join(FRAMEWORKS)} or all)",
-            field="$ADVISOR_PROBE_HIDE",
+            field=f"${HIDE_ENV}",
         )
