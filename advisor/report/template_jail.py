@@ -39,6 +39,9 @@ def render_isolated(source: str, name: str, data: dict[str, Any], *, html: bool)
     os.close(write_fd)
     try:
         payload, overflow, timed_out = _collect(read_fd, pid)
+    except BaseException:  # Ctrl-C, SIGTERM: the child goes at once
+        _kill(pid)
+        raise
     finally:
         os.close(read_fd)
         status = _reap(pid)
