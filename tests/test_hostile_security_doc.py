@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from advisor.cli.stop_signals import Stopped
 from advisor.io import safe_read, yaml_guard
 from advisor.model import errors, field_guards, profile, terminal_text
 from advisor.report import template_jail, template_sandbox
+from probes.catalog import ENV_RANGES, TIME_SCALE_ENV, TIMEOUT_ENV
+from probes.run import trust
 
 DOC = (Path(__file__).resolve().parents[1] / "SECURITY.md").read_text(encoding="utf-8")
 
@@ -39,6 +42,20 @@ DOC = (Path(__file__).resolve().parents[1] / "SECURITY.md").read_text(encoding="
         ("cut at 80 characters", terminal_text.ECHO_LIMIT == 80),
         ("a path at 200", errors.PATH_LIMIT == 200),
         ("the whole message at 600", terminal_text.LINE_LIMIT == 600),
+        ("finite non-negative medians below 10^15", trust.MAX_MEDIAN == 1e15),
+        ("finite and below 10^18", trust.MAX_NUMBER == 1e18),
+        (
+            "at most 4,000 characters, at most 2,000 items",
+            trust.MAX_TEXT == 4000 and trust.MAX_ITEMS == 2000,
+        ),
+        ("nesting at most 8 deep", trust.MAX_DEPTH == 8),
+        ("statuses `ok` or `skipped`", trust.CACHED_STATUSES == ("ok", "skipped")),
+        ("`ADVISOR_PROBE_TIME_SCALE` (0.01 to 100)", ENV_RANGES[TIME_SCALE_ENV] == (0.01, 100.0)),
+        ("`ADVISOR_PROBE_TIMEOUT` (1 to 86,400 seconds)", ENV_RANGES[TIMEOUT_ENV] == (1, 86400)),
+        (
+            "(143 for SIGTERM, 129 for SIGHUP)",
+            Stopped(15).exit_code == 143 and Stopped(1).exit_code == 129,
+        ),
     ],
 )
 def test_each_stated_limit_is_the_enforced_one(stated: str, actual: bool) -> None:
