@@ -70,6 +70,8 @@ QUESTIONS: dict[str, list[str]] = {
     "escape_in_field.yaml": [":2:", "questions[1].field", "\\x1b]0;pwned\\x07"],
     "escape_in_default.yaml": [":4:", "(purpose).default", "invalid default"],
     "repeated_default.yaml": [":4:", "(domains).default", "listed twice"],
+    "flood_prompt.yaml": [":3:", "(purpose).prompt", "text is too long"],
+    "flood_choice.yaml": [":4:", "(purpose).choices", "is too long"],
 }
 
 SANDBOX = "template blocked by the sandbox"
