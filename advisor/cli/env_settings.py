@@ -15,15 +15,15 @@ import os
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.errors import InputError
 from advisor.model.terminal_text import clip
-from probes.catalog import ENV_RANGES, HIDE_ENV
-
-RANGES = ENV_RANGES  # one source: the probes' own bounds
 
 
 def check_environment(environ: dict[str, str] | None = None) -> None:
     """Raise an InputError naming the first environment setting that is out of range."""
+    from advisor.pipeline import probe_settings  # one source: the probes' own bounds
+
     env = os.environ if environ is None else environ
-    for name, (low, high) in RANGES.items():
+    ranges, hide_env = probe_settings()
+    for name, (low, high) in ranges.items():
         raw = env.get(name)
         if raw is None or raw.strip() == "":
             continue
@@ -36,11 +36,11 @@ def check_environment(environ: dict[str, str] | None = None) -> None:
                 f"expected a finite number from {low:g} to {high:g}, got {clip(raw, 40)!r}",
                 field=f"${name}",
             )
-    hide = env.get(HIDE_ENV, "")
+    hide = env.get(hide_env, "")
     names = {part.strip().lower() for part in hide.split(",") if part.strip()}
     unknown = sorted(names - set(FRAMEWORKS) - {"all"})
     if unknown:
         raise InputError(
             f"unknown framework {clip(unknown[0], 40)!r} (one of {', '.join(FRAMEWORKS)} or all)",
-            field=f"${HIDE_ENV}",
+            field=f"${hide_env}",
         )
