@@ -29,11 +29,11 @@ class AdvisorGroup(click.Group):
         install_stop_signals()
         standalone = kwargs.pop("standalone_mode", True)
         try:
-            result = super().main(*args, standalone_mode=False, **kwargs)
+            result = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except InputError as exc:  # raised outside a command's invoke (rare)
             fail(exc)
         except click.ClickException as exc:  # usage errors echo arguments: make them inert
-            exc.message = inert_lines(exc.message)
+            exc.message = inert_lines(exc.message)  # type: ignore[misc]
             exc.show()
             sys.exit(exc.exit_code)
         except click.Abort:

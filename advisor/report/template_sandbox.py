@@ -26,8 +26,9 @@ from typing import Any
 from jinja2 import TemplateError, nodes
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from jinja2.utils import Namespace
+from jinja2.utils import Namespace, generate_lorem_ipsum
 
+from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.errors import InputError
 from advisor.report.jinja_options import options, report_globals
 from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS
@@ -174,16 +175,20 @@ def sandboxed_environment(*, html: bool) -> ReportSandbox:
     env.globals.update(report_globals())
     env.globals.update(  # read-only views of the globals
         {
-            "FRAMEWORKS": tuple(env.globals["FRAMEWORKS"]),
-            "DISPLAY_NAMES": types.MappingProxyType(dict(env.globals["DISPLAY_NAMES"])),
+            "FRAMEWORKS": tuple(FRAMEWORKS),
+            "DISPLAY_NAMES": types.MappingProxyType(dict(DISPLAY_NAMES)),
             "namespace": CappedNamespace,
+            "lipsum": _capped_lipsum,
         }
     )
-    lipsum = env.globals["lipsum"]
-    env.globals["lipsum"] = lambda n=5, html=True, min=20, max=100: (
-        _check_width(n, "lipsum n") or _check_width(max, "lipsum max") or lipsum(n, html, min, max)
-    )
     return env
+
+
+def _capped_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
+    """Jinja's ``lipsum`` with its counts capped."""
+    _check_width(n, "lipsum n")
+    _check_width(max, "lipsum max")
+    return str(generate_lorem_ipsum(n, html, min, max))
 
 
 def render_in_sandbox(source: str, name: str, data: dict[str, Any], *, html: bool) -> str:

@@ -53,7 +53,7 @@ def verdict(decision: Decision) -> str:
     """The one-sentence verdict."""
     rec = decision.recommendation
     sens = decision.sensitivity
-    win = sens.win_probability.get(rec.framework) if sens else None
+    win = sens.win_probability.get(rec.framework) if sens and rec.framework else None
     odds = ""
     samples = f"{sens.samples if sens else 0:,}"
     if win is not None and win >= 1:

@@ -92,16 +92,20 @@ def _valid_probe(probe: Any) -> bool:
 def _valid_metric(metric: Any) -> bool:
     if not isinstance(metric, dict):
         return False
-    median = metric.get("median")
-    if not _number(median) or not 0 <= median <= MAX_MEDIAN:
+    if not _in_range(metric.get("median")):
         return False
     iqr = metric.get("iqr", 0.0)
-    if iqr is not None and (not _number(iqr) or not 0 <= iqr <= MAX_MEDIAN):
+    if iqr is not None and not _in_range(iqr):
         return False
     n = metric.get("n", 1)
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 10**7):
         return False
     return isinstance(metric.get("unit", ""), str)
+
+
+def _in_range(value: Any) -> bool:
+    """A median or spread: a finite number from 0 to ``MAX_MEDIAN``."""
+    return _number(value) and 0 <= float(value) <= MAX_MEDIAN
 
 
 def _number(value: Any) -> bool:
