@@ -27,6 +27,7 @@ class FrameworkSpec:
     distributions: tuple[str, ...]  # pip distributions that provide it
     install: str  # the plain install line shown when it is missing
     probe_backend: str  # the id of its backend in probes/
+    extra: str  # the advisor's pip extra that installs it: framework-advisor[EXTRA]
 
 
 REGISTRY: tuple[FrameworkSpec, ...] = (
@@ -39,6 +40,7 @@ REGISTRY: tuple[FrameworkSpec, ...] = (
         install="pip install torch --index-url https://download.pytorch.org/whl/cpu "
         "(the CPU build; GPU builds: https://pytorch.org/get-started/locally/)",
         probe_backend="pytorch",
+        extra="torch",
     ),
     FrameworkSpec(
         id="jax",
@@ -48,6 +50,7 @@ REGISTRY: tuple[FrameworkSpec, ...] = (
         distributions=("jax",),
         install='pip install -U jax (CPU; for NVIDIA GPUs: pip install -U "jax[cuda13]")',
         probe_backend="jax",
+        extra="jax",
     ),
     FrameworkSpec(
         id="tensorflow",
@@ -57,6 +60,7 @@ REGISTRY: tuple[FrameworkSpec, ...] = (
         distributions=("tensorflow", "tensorflow-cpu", "tensorflow-macos", "tf-nightly"),
         install='pip install "framework-advisor[tensorflow]" (or: pip install tensorflow-cpu)',
         probe_backend="tensorflow",
+        extra="tensorflow",
     ),
 )
 
@@ -86,3 +90,22 @@ def per_framework_model(
     fields: dict[str, Any] = {spec.id: field(spec) for spec in REGISTRY}
     model: type[BaseModel] = create_model(name, __base__=base, __doc__=doc, **fields)
     return model
+
+
+def missing_hint(framework: str, python: list[str] | None = None) -> str:
+    """One line: how to get ``framework`` measured (install the extra, or measure elsewhere).
+
+    ``python``: the interpreters given with --python that lack it (None: the advisor's own).
+    """
+    spec = next(s for s in REGISTRY if s.id == framework)
+    if python:
+        return (
+            f"{spec.display} is not installed in {' or '.join(python)}: install it there "
+            f"({python[0]} -m pip install {spec.distributions[0]}), or give another "
+            "--python PATH that has it"
+        )
+    return (
+        f'{spec.display} is not installed here: pip install "framework-advisor[{spec.extra}]" '
+        f'(from a clone: pip install ".[{spec.extra}]"), or measure the environment that has '
+        "it with --python PATH"
+    )

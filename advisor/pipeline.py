@@ -15,7 +15,9 @@ from typing import Any
 
 from advisor.decide.engine import Scored, analyse_scored, explain, score
 from advisor.decide.rules import RuleSet, load_ruleset
+from advisor.frameworks import FRAMEWORKS, missing_hint
 from advisor.model.decision import Decision, Sensitivity
+from advisor.model.errors import InputError
 from advisor.model.facts import Facts
 from advisor.model.measurements import ProbeRun, facts_from_probes
 from advisor.model.profile import Profile
@@ -36,17 +38,44 @@ def measure(
     refresh: bool = False,
     progress: Progress | None = None,
     frameworks: list[str] | None = None,
+    python: list[str] | None = None,
 ) -> dict[str, Any] | None:
-    """Step 2: run the probes at ``level``; None for 'none' (nothing imported)."""
+    """Step 2: run the probes at ``level``; None for 'none' (nothing imported).
+
+    ``python``: interpreters (the project's environments) to run the workers in. One that
+    cannot run them is an InputError (exit 2). When no framework could be measured, each
+    missing one gets a line on ``progress`` saying how to install it or where to point.
+    """
     if level == "none":
         return None
-    from probes import run_probes
+    from probes.api import InterpreterError, run_probes
 
     workload = profile.workload.model_dump(mode="json") if profile else None
-    run: dict[str, Any] = run_probes(
-        level, refresh=refresh, workload=workload, progress=progress, frameworks=frameworks
-    )
+    try:
+        run: dict[str, Any] = run_probes(
+            level,
+            refresh=refresh,
+            workload=workload,
+            progress=progress,
+            frameworks=frameworks,
+            python=python or None,
+        )
+    except InterpreterError as exc:
+        raise InputError(str(exc)) from None
+    if progress is not None:
+        for line in missing_frameworks(run, frameworks, python):
+            progress(line)
     return run
+
+
+def missing_frameworks(
+    run: dict[str, Any], asked: list[str] | None = None, python: list[str] | None = None
+) -> list[str]:
+    """One hint per framework asked for, when none of them could be measured at all."""
+    found = (run.get("environment") or {}).get("frameworks") or {}
+    wanted = [fw for fw in FRAMEWORKS if not asked or fw in asked]
+    installed = [fw for fw in wanted if (found.get(fw) or {}).get("installed")]
+    return [] if installed else [missing_hint(fw, python) for fw in wanted]
 
 
 def probe_settings() -> tuple[dict[str, tuple[float, float]], str]:
@@ -83,10 +112,11 @@ def run_pipeline(
     template: str | None,
     seed: int = 0,
     progress: Progress | None = None,
+    python: list[str] | None = None,
 ) -> str:
     """Everything `advisor recommend` does, returning the rendered report."""
     ruleset = load_rules(rule_dirs)
-    run = measure(probes, profile, refresh=refresh, progress=progress)
+    run = measure(probes, profile, refresh=refresh, progress=progress, python=python)
     probe_run, measured = facts(run)
     scored = decide(profile, measured, ruleset)
     sensitivity = analyse(scored, ruleset, seed=seed)

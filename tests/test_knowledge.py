@@ -3,7 +3,8 @@ snapshot, and no single fact of a profile is scored by two rules.
 
 docs/sources.md defines the claim ids (first column of its tables); rules cite them with
 pack.yaml's `claim_id` and each evidence entry's `ref` (or `PKG:name` for an entry of
-rules/data/package_health.yaml). These checks are meant to move into `advisor rules check`.
+rules/data/package_health.yaml). The check itself is advisor.decide.citations, shared with
+`advisor rules check`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from advisor.decide.citations import citation_problems, defined_ids, load_snapshot
 from advisor.decide.engine import decide
 from advisor.decide.rules import RuleSet, load_ruleset, rule_files
 from advisor.model.profile import Profile
@@ -27,37 +29,15 @@ TODAY = dt.date(2026, 11, 30)  # the as-of date of this refresh; a later check d
 PACK = load_ruleset()
 
 
-def defined_ids(text: str) -> set[str]:
-    """Ids in the first column of the tables of sources.md."""
-    return set(re.findall(r"^\| ([A-Z][A-Z0-9-]*) \|", text, re.M))
-
-
 def snapshot_packages() -> dict[str, dict]:
     data = yaml.safe_load(SNAPSHOT.read_text(encoding="utf-8"))
     return {p["name"]: p for p in data["packages"]}
 
 
-def citation_problems(ruleset: RuleSet, ids: set[str], packages: set[str]) -> list[str]:
-    """Every problem with the citations and dates of a rule set, one line each."""
-    problems = []
-    for c in ruleset.meta.criteria:
-        if c.claim_id not in ids:
-            problems.append(f"pack.yaml: criterion {c.id}: claim_id {c.claim_id} not in sources.md")
-    for rule in ruleset.rules:
-        for i, e in enumerate(rule.evidence):
-            where = f"{rule.id}: evidence[{i}] ({e.title})"
-            if e.checked is None:
-                problems.append(f"{where}: no checked date")
-            elif e.checked > TODAY:
-                problems.append(f"{where}: checked {e.checked} is in the future")
-            if e.ref is None:
-                problems.append(f"{where}: no ref to docs/sources.md")
-            elif e.ref.startswith("PKG:"):
-                if e.ref[4:] not in packages:
-                    problems.append(f"{where}: {e.ref} is not in the package-health snapshot")
-            elif e.ref not in ids:
-                problems.append(f"{where}: ref {e.ref} is not defined in docs/sources.md")
-    return problems
+def problems_of(ruleset: RuleSet, core: Path | None = None) -> list[str]:
+    ids = defined_ids(SOURCES.read_text(encoding="utf-8"))
+    found = citation_problems(ruleset, ids, set(snapshot_packages()), today=TODAY, core=core)
+    return [str(p) for p in found]
 
 
 # --------------------------------------------------------------------------- citations
@@ -72,8 +52,7 @@ def test_sources_define_the_articles_criteria_and_recommendations() -> None:
 
 
 def test_every_cited_id_is_defined_and_every_evidence_is_dated() -> None:
-    ids = defined_ids(SOURCES.read_text(encoding="utf-8"))
-    assert citation_problems(PACK, ids, set(snapshot_packages())) == []
+    assert problems_of(PACK) == []
 
 
 def test_the_citation_check_can_fail(tmp_path: Path) -> None:
@@ -100,11 +79,27 @@ def test_the_citation_check_can_fail(tmp_path: Path) -> None:
 """
     )
     rs = load_ruleset(core=core)
-    problems = citation_problems(rs, defined_ids(SOURCES.read_text()), set(snapshot_packages()))
-    assert any("F-NOSUCHFACT" in p for p in problems)
-    assert any("no checked date" in p for p in problems)
-    assert any("PKG:no-such-package" in p for p in problems)
-    assert len(problems) == 3
+    problems = problems_of(rs, core=core)
+    bad = core / "bad.yaml"
+    assert problems == [
+        f"{bad}:9: rule HW901: evidence[0].checked: no checked date (when was the claim last "
+        "verified?)",
+        f"{bad}:9: rule HW901: evidence[0].ref: F-NOSUCHFACT is not a claim id defined in "
+        "docs/sources.md",
+        f"{bad}:11: rule HW901: evidence[1].ref: PKG:no-such-package is not in the "
+        "package-health snapshot",
+    ]
+
+
+def test_the_snapshot_loads_as_a_typed_model() -> None:
+    snap = load_snapshot()
+    assert snap.snapshot <= TODAY
+    assert snap.names() == set(snapshot_packages())
+    tfjs = snap.get("tensorflowjs")
+    assert tfjs is not None and snap.release_text("tensorflowjs") == (
+        f"latest {tfjs.version} ({tfjs.released}, per PyPI snapshot of {snap.snapshot})"
+    )
+    assert snap.release_text("no-such-package") is None
 
 
 # --------------------------------------------------------------------------- package health

@@ -8,6 +8,7 @@ the examples, regenerate them and review the diff:
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import json
 import os
@@ -30,6 +31,8 @@ HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures"
 GOLDEN = HERE / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+# the day the reports are rendered on: the staleness warning must not depend on the clock
+REPORT_DAY = dt.date(2026, 11, 30)
 SECTIONS = [
     "1. Verdict",
     "2. Recommended stack and first steps",
@@ -70,6 +73,7 @@ def render(
         fmt=fmt,
         profile_path=shown_path or str(profile_path),
         probe_level=level or ("quick" if probes else "none"),
+        today=REPORT_DAY,
     )
 
 
@@ -349,7 +353,7 @@ def test_standard_probes_jit_cache_noise_and_failures() -> None:
     assert "--refresh-probes" in measurements
     assert "Noisy figures from the matmul probe for PyTorch" in measurements
     assert "The machine looks slow" in measurements
-    assert "| JIT compile | PyTorch | timed out |" in measurements
+    assert "| JIT compilation | PyTorch | timed out |" in measurements
     assert "XLA \\| \\<b>not\\</b> available" in measurements  # escaped probe reason
     assert "| JAX | 0.210 | 0.0200 | 2.90x | 111 calls |" in measurements
     claims = section(text, 6)

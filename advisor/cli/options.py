@@ -56,6 +56,16 @@ class AdvisorGroup(click.Group):
             sys.exit(130)
 
 
+python_option = click.option(
+    "--python",
+    "python",
+    multiple=True,
+    metavar="PATH",
+    help="Run the probe workers in this Python (your project's venv or conda env, with its own "
+    "framework builds); repeat for several. Default: the advisor's own Python.",
+)
+
+
 def fail(exc: InputError) -> NoReturn:
     """Print ``exc`` as one line on stderr and exit with its code."""
     click.echo(f"advisor: error: {exc}", err=True)

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from advisor.cli.options import progress
+from advisor.cli.options import progress, python_option
 from advisor.cli.output import emit
 from advisor.frameworks import FRAMEWORKS
 
@@ -39,6 +39,7 @@ from advisor.frameworks import FRAMEWORKS
 @click.option("--refresh-probes", "refresh", is_flag=True, help="Ignore cached measurements.")
 @click.option("-o", "--output", metavar="FILE", help="Write here instead of stdout.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+@python_option
 def probe(
     level: str,
     fmt: str,
@@ -46,6 +47,7 @@ def probe(
     refresh: bool,
     output: str | None,
     force: bool,
+    python: tuple[str, ...],
 ) -> None:
     """Run the probes and print their measurements.
 
@@ -59,7 +61,12 @@ def probe(
     check_destination(output, force=force)
     check_environment()
     run = measure(
-        level, None, refresh=refresh, progress=progress, frameworks=list(frameworks) or None
+        level,
+        None,
+        refresh=refresh,
+        progress=progress,
+        frameworks=list(frameworks) or None,
+        python=list(python),
     )
     assert run is not None  # 'none' is not a choice of --level
     if fmt == "json":

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from advisor.cli.options import FORMATS, PROBE_LEVELS, progress
+from advisor.cli.options import FORMATS, PROBE_LEVELS, progress, python_option
 from advisor.cli.output import emit
 from advisor.model.errors import InputError
 
@@ -32,6 +32,7 @@ from advisor.model.errors import InputError
     help="Measure on this machine first (none: decide from the profile alone).",
 )
 @click.option("--refresh-probes", is_flag=True, help="Ignore cached measurements.")
+@python_option
 @click.option(
     "--rules",
     "rule_dirs",
@@ -49,6 +50,7 @@ def recommend(
     fmt: str,
     probes: str,
     refresh_probes: bool,
+    python: tuple[str, ...],
     rule_dirs: tuple[str, ...],
     template: str | None,
     seed: int,
@@ -99,6 +101,7 @@ def recommend(
         template=template,
         seed=seed,
         progress=progress,
+        python=list(python),
     )
     emit(text, output, force=force)
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import sys
 from pathlib import Path
 
 import click
 
 from advisor.io.safe_read import input_paths
-from advisor.model.terminal_text import for_terminal, inert
+from advisor.model.terminal_text import for_terminal, inert, one_line
 
 
 @click.group()
@@ -48,14 +50,50 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
 
 @rules.command("check")
 @click.argument("path", required=False, type=click.Path(path_type=str))
-def check_rules(path: str | None) -> None:
-    """Validate a rule pack (default: the bundled one) and run every rule's examples."""
+@click.option(
+    "--stale",
+    "stale_days",
+    type=click.IntRange(min=0),
+    metavar="DAYS",
+    help="List evidence last checked more than DAYS days ago (exit 1 if any).",
+)
+@click.option(
+    "--today",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    hidden=True,
+    help="The date to compare with (tests); default: today.",
+)
+def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | None) -> None:
+    """Validate a rule pack (default: the bundled one), run every rule's examples, and check
+    its citations: each evidence entry dated and citing a claim id of docs/sources.md or a
+    package of the snapshot (exit 2 on a problem, one line each)."""
+    from advisor.decide.citations import (
+        citation_problems,
+        load_snapshot,
+        load_source_ids,
+        stale_evidence,
+    )
     from advisor.decide.rules import load_ruleset
 
+    day = today.date() if today else dt.date.today()
     extra = input_paths([path], "PATH") if path is not None else []
     ruleset = load_ruleset(extra)
     checked = [
         r for r in ruleset.rules if not path or ruleset.sources[r.id].startswith(str(Path(path)))
     ]
+    problems = citation_problems(ruleset, load_source_ids(), load_snapshot().names(), today=day)
+    if problems:
+        for problem in problems:
+            click.echo(f"advisor: error: {one_line(problem)}", err=True)
+        sys.exit(2)
     examples = sum(len(r.examples.fire) + len(r.examples.ok) for r in checked)
-    click.echo(f"ok: {len(checked)} rules valid, {examples} examples passed")
+    click.echo(f"ok: {len(checked)} rules valid, {examples} examples passed, citations resolve")
+    if stale_days is None:
+        return
+    stale = stale_evidence(checked, stale_days, today=day)
+    for item in stale:
+        click.echo(f"stale: {one_line(item)}")
+    click.echo(
+        f"{len(stale)} evidence entries last checked more than {stale_days} days before {day}"
+    )
+    sys.exit(1 if stale else 0)

@@ -108,11 +108,7 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
         ranking=ranking,
         rules=fired,
         skipped_rules=[
-            SkippedRule(
-                id=r.id,
-                title=r.title,
-                reason="needs a measurement from the probes (run with --probes quick or higher)",
-            )
+            SkippedRule(id=r.id, title=r.title, reason=_skip_reason(r, scored.facts))
             for r in ev.skipped
         ],
         breakdown=breakdown,
@@ -127,6 +123,20 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
         ),
         probes_used=any(v is not None for k, v in context.items() if k.startswith("facts.")),
     )
+
+
+NOT_MEASURED = "needs a measurement from the probes (run with --probes quick or higher)"
+NOT_IN_RUN = "needs a figure this run did not measure"
+
+
+def _skip_reason(rule: Rule, facts: Facts) -> str:
+    """Why a probe-aware rule stood aside: a comparison that did not decide, or no figure."""
+    notes = facts.stand_aside
+    fields = sorted(rule.condition.fields()) if rule.condition else []
+    found = [notes[p[6:]] for p in fields if p.startswith("facts.") and p[6:] in notes]
+    if found:
+        return "; ".join(found)
+    return NOT_MEASURED if facts.installed is None else NOT_IN_RUN
 
 
 def _fired(rule: Rule, weights: dict[str, float], context: dict[str, Any]) -> FiredRule:

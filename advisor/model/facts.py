@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from advisor.frameworks import DISPLAY_NAMES, REFERENCE, REGISTRY, per_framework_model
 from advisor.model.field_guards import guard_field
@@ -38,6 +38,7 @@ RATIO_OF = {
     "matmul_gflops": ("matmul", "fp32 matmul rate"),
     "train_steps_per_second": ("train_step", "train steps/s"),
     "matmul_bf16_gflops": ("matmul_bf16", "bfloat16 matmul rate"),
+    "workload_steps_per_second": ("workload", "compiled workload steps/s"),
 }
 
 
@@ -84,7 +85,26 @@ class MeasuredFacts(Strict):
     scaling_efficiency: PerFramework = Field(
         default_factory=PerFramework, description="Data-parallel scaling efficiency, 0-1."
     )
+    workload_steps_per_second: PerFramework = Field(
+        default_factory=PerFramework,
+        description="Training steps per second of the profile's model, compiled.",
+    )
+    workload_mfu: PerFramework = Field(
+        default_factory=PerFramework,
+        description="Model FLOP utilisation of that workload: its GFLOP/s over the machine's "
+        "measured matmul peak, 0-1.",
+    )
     noisy: bool | None = Field(None, description="True if the machine was too noisy to judge.")
+
+    # Ratio fact -> why it is None although both figures were measured (the interleaved
+    # comparison found no measurable difference, or the machine was too busy to compare).
+    # Not a field: rules cannot read it; the engine names it beside a rule that stood aside.
+    _stand_aside: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    @property
+    def stand_aside(self) -> dict[str, str]:
+        """Ratio fact name -> why it was not scored (empty for old runs and no probes)."""
+        return self._stand_aside
 
 
 def _ratio_field(fact: str, framework: str) -> tuple[Any, Any]:

@@ -10,9 +10,9 @@ records, only this module changes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
-from advisor.frameworks import FRAMEWORKS, REFERENCE
+from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS, REFERENCE
 from advisor.model.facts import Facts, PerFramework, ratio_facts
 
 
@@ -38,19 +38,65 @@ class ProbeRecord(TypedDict, total=False):
     seconds: float
 
 
+class Comparison(TypedDict, total=False):
+    """Two frameworks compared on one rate in interleaved rounds (probes.records.Comparison)."""
+
+    probe: str
+    metric: str
+    numerator: str
+    denominator: str
+    ratio: float | None
+    interval: list[float] | None
+    rounds: int
+    significant: bool
+    distorted: bool
+    reason: str | None
+    verdict: str
+    decides: bool
+
+
+def decides(c: Comparison) -> bool:
+    """May a rule score this comparison? (The wire format's ``decides``; older: recomputed.)"""
+    if "decides" in c:
+        return bool(c["decides"])
+    return bool(c.get("significant")) and not c.get("distorted")
+
+
 @dataclass(frozen=True)
 class ProbeRun:
-    """A probe run: its records, the machine's environment and the cache information."""
+    """A probe run: records, the machine's environment, the cache, the comparisons.
+
+    ``comparisons`` is None for runs made before the probes compared frameworks in
+    interleaved rounds (old caches, old fixtures): their ratio facts divide the medians.
+    """
 
     probes: list[ProbeRecord] = field(default_factory=list)
     environment: dict[str, Any] = field(default_factory=dict)
     cache: dict[str, Any] | None = None
+    comparisons: list[Comparison] | None = None
 
     @classmethod
     def from_dict(cls, run: dict[str, Any] | None) -> ProbeRun:
         """Read ``probes.run_probes``'s dict (None: nothing was measured)."""
         run = run or {}
-        return cls(run.get("probes", []), run.get("environment", {}), run.get("cache"))
+        raw = run.get("comparisons")
+        compared: list[Comparison] | None = None
+        if isinstance(raw, list):
+            compared = [cast(Comparison, c) for c in raw if isinstance(c, dict)]
+        return cls(run.get("probes", []), run.get("environment", {}), run.get("cache"), compared)
+
+    def comparison(self, probe: str, metric: str, numerator: str) -> Comparison | None:
+        """The comparison of ``numerator`` against the reference framework on one rate."""
+        wanted = (probe, metric, numerator, REFERENCE)
+        for c in self.comparisons or []:
+            if (
+                c.get("probe"),
+                c.get("metric"),
+                c.get("numerator"),
+                c.get("denominator"),
+            ) == wanted:
+                return c
+        return None
 
     def ok_index(self) -> dict[tuple[str, str], ProbeRecord]:
         """(probe id, framework) -> the record, for probes that ran ok."""
@@ -79,6 +125,8 @@ METRIC_FACTS = {
     "vmap_speedup": ("vmap", "speedup"),
     "train_steps_per_second": ("train_step", "steps_per_s"),
     "scaling_efficiency": ("scale", "efficiency"),
+    "workload_steps_per_second": ("workload", "steps_per_s"),
+    "workload_mfu": ("workload", "mfu"),
 }
 ACCELERATORS = ("tpu", "nvidia_gpu", "amd_gpu", "apple_silicon", "cpu")
 
@@ -111,9 +159,31 @@ def facts_from_probes(run: dict[str, Any] | ProbeRun | None) -> Facts:
     values["accelerator"] = kind if kind in ACCELERATORS else "cpu"
     values["accelerator_count"] = int(accel.get("count", 0)) if isinstance(accel, dict) else 0
     values["noisy"] = bool(env.get("noisy", False))
+    stand_aside: dict[str, str] = {}
+    compared = {(c.get("probe"), c.get("metric")) for c in run.comparisons or []}
     for name, (fact, fw) in ratio_facts().items():
         numerator = getattr(values[fact], fw)
         denominator = getattr(values[fact], REFERENCE)
-        if numerator and denominator:
+        if not (numerator and denominator):
+            continue
+        probe_id, metric = METRIC_FACTS[fact]
+        if (probe_id, metric) not in compared:  # an older run, or a rate not compared in rounds
             values[name] = numerator / denominator
-    return Facts(**values)
+            continue
+        c = run.comparison(probe_id, metric, fw)
+        ratio = c.get("ratio") if c is not None else None
+        if c is not None and decides(c) and isinstance(ratio, (int, float)):
+            values[name] = float(ratio)
+        else:
+            stand_aside[name] = comparison_text(c, probe_id, fw)
+    facts = Facts(**values)
+    facts._stand_aside = stand_aside
+    return facts
+
+
+def comparison_text(c: Comparison | None, probe_id: str, framework: str) -> str:
+    """'JAX/PyTorch train_step: no measurable difference (...)', for a rule that stood aside."""
+    pair = f"{DISPLAY_NAMES.get(framework, framework)}/{DISPLAY_NAMES[REFERENCE]} {probe_id}"
+    if c is None:
+        return f"{pair}: not compared in interleaved rounds"
+    return f"{pair}: {c.get('verdict') or c.get('reason') or 'no decisive comparison'}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from advisor.model.measurements import Metric, ProbeRecord, ProbeRun, metric_value
-from advisor.report.labels import STATUS_TEXT, name
+from advisor.report.labels import STATUS_TEXT, level_hint, name
 
 Index = dict[tuple[str, str], ProbeRecord]
 
@@ -31,20 +31,6 @@ def missing_reason(run: ProbeRun, probe: str, fw: str) -> str:
             status = STATUS_TEXT.get(p.get("status", ""), p.get("status", ""))
             return f"{name(fw)} {status}" + (f" ({p['reason']})" if p.get("reason") else "")
     return f"the {probe} probe did not run for {name(fw)}{level_hint(probe)}"
-
-
-def level_hint(probe: str) -> str:
-    """Which probe level runs ``probe``, as a short parenthesis."""
-    levels = {
-        "matmul": "quick",
-        "autodiff": "quick",
-        "jit": "standard",
-        "vmap": "standard",
-        "train_step": "standard",
-        "scale": "full",
-    }
-    level = levels.get(probe)
-    return f" (it runs from --probes {level} up)" if level else ""
 
 
 def clearly_apart(a: Metric, b: Metric) -> bool:

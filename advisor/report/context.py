@@ -16,7 +16,16 @@ from advisor.io.profile_writer import profile_yaml
 from advisor.model.decision import Decision
 from advisor.model.measurements import ProbeRun
 from advisor.model.profile import Profile
-from advisor.report import changes, claims, environment, measurements, risks, verdict, why
+from advisor.report import (
+    changes,
+    claims,
+    environment,
+    measurements,
+    risks,
+    verdict,
+    why,
+    workload,
+)
 from advisor.report.labels import HARDWARE_LABELS
 
 
@@ -41,6 +50,9 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
         "why": why.why(inp.decision),
         "breakdown": why.breakdown(inp.decision),
         "measurements": measurements.measurements(inp.run, inp.decision, inp.probe_level),
+        "workload": workload.workload(inp.run),
+        "comparisons": workload.comparisons(inp.run),
+        "interpreters": workload.interpreters(inp.run.environment),
         "claims": claims.claims(inp.run),
         "changes": changes.changes(inp.decision),
         "risks": risks.risks(inp.decision, inp.run),

@@ -9,6 +9,7 @@ from advisor.model.measurements import ProbeRun
 from advisor.report.labels import HARDWARE_LABELS, STATUS_TEXT, name
 from advisor.report.measurements import probe_sort_key
 from advisor.report.text import fmt_num
+from advisor.report.workload import load_text
 
 
 def environment(env: dict[str, Any]) -> list[dict[str, str]]:
@@ -65,6 +66,7 @@ def environment(env: dict[str, Any]) -> list[dict[str, str]]:
     load = env.get("load_average")
     if isinstance(load, (int, float)) and not isinstance(load, bool):
         add("Load average before probes", fmt_num(load))
+    add("CPUs and load during the probes", load_text(env))
     threads = env.get("threads")
     add("Threads", _plain(threads) if threads not in (None, "", {}) else None)
     env_vars = env.get("env_vars") or {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 from advisor.frameworks import display_name
@@ -26,16 +28,13 @@ METRIC_LABELS = {
     "steps_per_s": "training steps per second",
     "efficiency": "scaling efficiency",
     "devices": "devices",
+    "step_ms": "time per training step",
+    "examples_per_s": "examples per second",
+    "model_gflops": "model FLOP rate",
+    "peak_gflops": "matmul peak (this framework)",
+    "peak_memory_mb": "peak memory",
+    "mfu": "model FLOP utilisation",
 }
-PROBE_LABELS = {
-    "matmul": "Matrix multiply",
-    "jit": "JIT compile",
-    "autodiff": "Autodiff",
-    "vmap": "Vectorized gradients",
-    "train_step": "Training step",
-    "scale": "Multi-device scaling",
-}
-PROBE_ORDER = list(PROBE_LABELS)
 HARDWARE_LABELS = {
     "cpu": "CPU",
     "nvidia_gpu": "NVIDIA GPU",
@@ -52,6 +51,32 @@ STATUS_TEXT = {
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 name = display_name  # the sections' short name for "display name of a framework id"
+
+
+@cache
+def _catalog() -> ModuleType:
+    """probes.catalog (standard library only), imported when a report names a probe."""
+    import probes.catalog
+
+    return probes.catalog
+
+
+def probe_label(probe: str) -> str:
+    """The catalog's name of a probe ('Matrix multiply'); the id for an unknown probe."""
+    found = _catalog().BY_ID.get(probe)
+    return found.label if found else probe
+
+
+def probe_rank(probe: str) -> int:
+    """The probe's place in the catalog (the order the report lists them in)."""
+    ids = [p.id for p in _catalog().PROBES]
+    return ids.index(probe) if probe in ids else len(ids)
+
+
+def level_hint(probe: str) -> str:
+    """Which probe level runs ``probe``, as a short parenthesis."""
+    found = _catalog().BY_ID.get(probe)
+    return f" (it runs from --probes {found.level} up)" if found else ""
 
 
 def ordinal(position: int) -> str:

@@ -9,12 +9,12 @@ from advisor.model.decision import Decision
 from advisor.model.measurements import ProbeRecord, ProbeRun, metric_value
 from advisor.report.labels import (
     NOISY_SPREAD,
-    PROBE_LABELS,
-    PROBE_ORDER,
     STATUS_TEXT,
     and_join,
     metric_label,
     name,
+    probe_label,
+    probe_rank,
     relative_spread,
 )
 
@@ -24,7 +24,7 @@ Index = dict[tuple[str, str], ProbeRecord]
 def probe_sort_key(p: ProbeRecord) -> tuple[int, int, str]:
     """Probes in the report's order, then frameworks in the registry's order."""
     pid = p.get("id", "")
-    order = PROBE_ORDER.index(pid) if pid in PROBE_ORDER else len(PROBE_ORDER)
+    order = probe_rank(pid)
     fw = p.get("framework", "")
     return (order, FRAMEWORKS.index(fw) if fw in FRAMEWORKS else len(FRAMEWORKS), pid)
 
@@ -80,7 +80,7 @@ def measurements(run: ProbeRun, decision: Decision, level: str) -> dict[str, Any
 def _failed_row(p: ProbeRecord, status: str) -> dict[str, Any]:
     return {
         "probe": p.get("id", "?"),
-        "probe_label": PROBE_LABELS.get(p.get("id", ""), p.get("id", "?")),
+        "probe_label": probe_label(p.get("id", "?")),
         "framework": name(p.get("framework")),
         "metric": STATUS_TEXT.get(status, status),
         "median": None,
@@ -102,7 +102,7 @@ def _metric_rows(p: ProbeRecord) -> list[dict[str, Any]]:
         rows.append(
             {
                 "probe": p["id"],
-                "probe_label": PROBE_LABELS.get(p["id"], p["id"]),
+                "probe_label": probe_label(p["id"]),
                 "framework": name(p["framework"]),
                 "metric": metric_label(metric),
                 "metric_id": metric,

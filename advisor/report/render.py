@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader
@@ -21,6 +22,7 @@ from advisor.model.measurements import ProbeRun
 from advisor.model.profile import Profile
 from advisor.report.context import ReportInput, build_report
 from advisor.report.jinja_options import options, report_globals
+from advisor.report.knowledge import knowledge
 from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS
 from advisor.resources import data_dir
 
@@ -34,13 +36,16 @@ def report_data(
     *,
     profile_path: str | None = None,
     probe_level: str = "none",
+    today: date | None = None,
 ) -> dict[str, Any]:
     """The report's content as plain data: the JSON output and the templates' context.
 
     The contract's keys come first (recommendation, ranking, rules, probes,
     environment, ...); ``report`` holds what the report derives from the typed Decision,
     profile and probe run: the verdict sentence, the measurements, the articles' claims
-    checked, the changes that would flip the verdict, and the risks.
+    checked, the changes that would flip the verdict, and the risks. ``knowledge`` says how
+    old the evidence and the package snapshot are; its warning compares them with ``today``
+    (default: the clock's date).
     """
     run = probe_run if isinstance(probe_run, ProbeRun) else ProbeRun.from_dict(probe_run)
     data = decision.model_dump(mode="json")
@@ -53,6 +58,7 @@ def report_data(
             "probes": run.probes,
             "environment": run.environment,
             "probe_cache": run.cache,
+            "knowledge": knowledge(decision, today or date.today()),
         }
     )
     data["report"] = build_report(
@@ -70,10 +76,16 @@ def render_report(
     template: str | None = None,
     profile_path: str | None = None,
     probe_level: str = "none",
+    today: date | None = None,
 ) -> str:
     """The report in ``fmt`` (markdown, html or json), or rendered by ``template``."""
     data = report_data(
-        decision, profile, probe_run, profile_path=profile_path, probe_level=probe_level
+        decision,
+        profile,
+        probe_run,
+        profile_path=profile_path,
+        probe_level=probe_level,
+        today=today,
     )
     return render_data(data, fmt=fmt, template=template)
 

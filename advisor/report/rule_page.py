@@ -7,6 +7,7 @@ are fenced so that nothing inside them can close the fence.
 
 from __future__ import annotations
 
+from advisor.decide.citations import load_snapshot
 from advisor.decide.rules import Rule, RuleSet
 from advisor.io.safe_yaml import dump_yaml
 from advisor.report.text import md_fence, md_inline, safe_url
@@ -44,6 +45,13 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
         link = f" <{url}>" if url else ""
         lines.append(f"- {md_inline(e.title)}, {md_inline(e.source)}, {e.year}{mark}.{link}")
         lines.append(f"  Claim: {md_inline(e.claim)}")
+        cited = [f"Checked {e.checked}" if e.checked else "Never checked"]
+        if e.ref:
+            cited.append(f"ref {e.ref}")
+        release = load_snapshot().release_text(e.ref[4:]) if e.ref and e.ref[:4] == "PKG:" else None
+        if release:
+            cited.append(release)
+        lines.append(f"  {md_inline('; '.join(cited))}.")
         if e.superseded_by:
             lines.append(f"  Superseded by: {md_inline(e.superseded_by)}")
     lines += ["", "## Example", "", "Fires for:", "", *_yaml_block(rule.examples.fire[0])]

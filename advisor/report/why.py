@@ -6,6 +6,7 @@ from typing import Any
 
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Decision
+from advisor.report.knowledge import package_release
 from advisor.report.labels import TOP_RULES, criterion_label, name
 from advisor.report.text import fmt_num
 
@@ -30,7 +31,11 @@ def why(decision: Decision) -> dict[str, Any]:
         if not rule.weighted:
             continue
         evidence = [
-            {**ev.model_dump(mode="json"), "superseded": ev.status == "superseded"}
+            {
+                **ev.model_dump(mode="json"),
+                "superseded": ev.status == "superseded",
+                "package": package_release(ev.ref),
+            }
             for ev in rule.evidence
         ]
         scored.append(

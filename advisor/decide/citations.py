@@ -1,0 +1,168 @@
+"""Citations and freshness of a rule pack: the checks behind ``advisor rules check``.
+
+Each evidence entry of a rule carries ``checked`` (the day its claim was last compared
+with the source) and ``ref``: a claim id defined in docs/sources.md (first column of its
+tables) or ``PKG:<name>`` for an entry of the package-health snapshot
+(rules/data/package_health.yaml).
+
+The bundled (core) pack must date and cite every entry. A user's pack may leave out
+``checked`` and ``ref`` (its sources are its own), but a ``ref`` it gives must resolve,
+and a date may not lie in the future.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from advisor.decide.rules import Rule, RuleSet, core_pack_dir
+from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
+from advisor.io.validation import input_error_from_validation
+from advisor.model.package_health import PackageSnapshot
+
+SNAPSHOT_FILE = Path("data") / "package_health.yaml"  # inside a rule pack directory
+_ID_CELL = re.compile(r"^\| ([A-Z][A-Z0-9-]*) \|", re.M)
+
+
+def sources_file() -> Path:
+    """docs/sources.md of the checkout, or its copy in an installed wheel."""
+    from advisor.resources import data_dir
+
+    return data_dir("docs") / "sources.md"
+
+
+def defined_ids(text: str) -> set[str]:
+    """The claim ids in the first column of the tables of sources.md."""
+    return set(_ID_CELL.findall(text))
+
+
+@lru_cache(maxsize=4)
+def load_source_ids(path: Path | None = None) -> frozenset[str]:
+    """The claim ids that docs/sources.md defines."""
+    return frozenset(defined_ids(read_text_file(path or sources_file())))
+
+
+@lru_cache(maxsize=4)
+def load_snapshot(path: Path | None = None) -> PackageSnapshot:
+    """The package-health snapshot of the core pack (or the file at ``path``)."""
+    target = path or core_pack_dir() / SNAPSHOT_FILE
+    doc = load_yaml_file(target)
+    try:
+        return PackageSnapshot.model_validate(doc.data)
+    except ValidationError as exc:
+        raise input_error_from_validation(exc, doc) from None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One citation problem, printed as ``file:line: rule ID: field: message``."""
+
+    path: str
+    line: int | None
+    rule: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.rule}: {self.field}: {self.message}"
+
+
+@dataclass(frozen=True)
+class DatedEvidence:
+    """One evidence entry with its rule and its age on ``today``."""
+
+    rule: str
+    title: str
+    checked: date | None
+    age_days: int | None
+
+    def __str__(self) -> str:
+        if self.checked is None:
+            return f"{self.rule}: {self.title}: never checked"
+        return f"{self.rule}: {self.title}: checked {self.checked}, {self.age_days} days ago"
+
+
+class _Lines:
+    """Lines of the rules' evidence fields, read from their files once."""
+
+    def __init__(self, ruleset: RuleSet) -> None:
+        self.ruleset = ruleset
+        self.docs: dict[str, YamlDocument] = {}
+
+    def of(self, rule_id: str, index: int, key: str) -> tuple[str, int | None]:
+        path = self.ruleset.sources.get(rule_id, "?")
+        if path not in self.docs:
+            self.docs[path] = load_yaml_file(path)
+        doc = self.docs[path]
+        items = doc.data.get("rules", []) if isinstance(doc.data, dict) else []
+        pos = next((i for i, r in enumerate(items) if r.get("id") == rule_id), None)
+        if pos is None:
+            return path, None
+        return path, doc.line_of(("rules", pos, "evidence", index, key))
+
+
+def citation_problems(
+    ruleset: RuleSet,
+    ids: set[str] | frozenset[str],
+    packages: set[str],
+    *,
+    today: date,
+    core: Path | None = None,
+) -> list[Problem]:
+    """Every problem with the citations and dates of ``ruleset``, one each.
+
+    Rules loaded from ``core`` (default: the bundled pack) must date and cite each
+    evidence entry; other rules only need what they give to be valid.
+    """
+    core_dir = (core or core_pack_dir()).resolve()
+    lines = _Lines(ruleset)
+    problems: list[Problem] = []
+    for c in ruleset.meta.criteria:
+        if c.claim_id not in ids:
+            problems.append(
+                Problem("pack.yaml", None, f"criterion {c.id}", "claim_id", _undefined(c.claim_id))
+            )
+    for rule in ruleset.rules:
+        source = ruleset.sources.get(rule.id)
+        strict = source is not None and Path(source).resolve().parent == core_dir
+        for i, e in enumerate(rule.evidence):
+            found: list[tuple[str, str]] = []
+            if e.checked is None and strict:
+                found.append(("checked", "no checked date (when was the claim last verified?)"))
+            elif e.checked is not None and e.checked > today:
+                found.append(("checked", f"{e.checked} is in the future"))
+            if e.ref is None and strict:
+                found.append(("ref", "no ref: cite a claim id of docs/sources.md or PKG:<name>"))
+            elif e.ref is not None and e.ref.startswith("PKG:"):
+                if e.ref[4:] not in packages:
+                    found.append(("ref", f"{e.ref} is not in the package-health snapshot"))
+            elif e.ref is not None and e.ref not in ids:
+                found.append(("ref", _undefined(e.ref)))
+            for key, message in found:
+                path, line = lines.of(rule.id, i, key)
+                problems.append(
+                    Problem(path, line, f"rule {rule.id}", f"evidence[{i}].{key}", message)
+                )
+    return problems
+
+
+def _undefined(ref: str) -> str:
+    return f"{ref} is not a claim id defined in docs/sources.md"
+
+
+def stale_evidence(rules: Iterable[Rule], days: int, *, today: date) -> list[DatedEvidence]:
+    """Evidence of ``rules`` last checked more than ``days`` days before ``today`` (or never)."""
+    stale = []
+    for rule in rules:
+        for e in rule.evidence:
+            age = (today - e.checked).days if e.checked else None
+            if age is None or age > days:
+                stale.append(DatedEvidence(rule.id, e.title, e.checked, age))
+    return stale

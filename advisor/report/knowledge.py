@@ -1,0 +1,51 @@
+"""How old the knowledge behind a report is: the as-of date and the staleness warning.
+
+The as-of date is the oldest ``checked`` date of the evidence the fired rules cite; the
+snapshot date is that of the package-health snapshot (rules/data/package_health.yaml).
+Both come from data, so a report is reproducible; only the warning compares them with
+``today``, which the caller passes in.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from advisor.decide.citations import load_snapshot
+from advisor.model.decision import Decision
+
+STALE_AFTER_DAYS = 365  # the report warns when its knowledge is older than a year
+
+
+def knowledge(decision: Decision, today: date) -> dict[str, Any]:
+    """``{as_of, snapshot_date, stale_warning}``: the JSON output's ``knowledge`` key."""
+    dates = [e.checked for r in decision.rules for e in r.evidence if e.checked is not None]
+    as_of = min(dates) if dates else None
+    snapshot = load_snapshot().snapshot
+    old = [
+        (what, day)
+        for what, day in (
+            ("the evidence behind the rules that fired was last checked", as_of),
+            ("the package-health snapshot (PyPI releases) dates from", snapshot),
+        )
+        if day is not None and (today - day).days > STALE_AFTER_DAYS
+    ]
+    warning = None
+    if old:
+        parts = "; ".join(f"{what} {day} ({(today - day).days} days ago)" for what, day in old)
+        warning = (
+            f"This report's knowledge is more than a year old: {parts}. Facts about the "
+            "frameworks may have changed since; update advisor, or see docs/updating-knowledge.md."
+        )
+    return {
+        "as_of": as_of.isoformat() if as_of else None,
+        "snapshot_date": snapshot.isoformat(),
+        "stale_warning": warning,
+    }
+
+
+def package_release(ref: str | None) -> str | None:
+    """For ``ref: PKG:name``, the snapshot's 'latest VERSION (DATE, per PyPI snapshot of ...)'."""
+    if ref is None or not ref.startswith("PKG:"):
+        return None
+    return load_snapshot().release_text(ref[4:])

@@ -1,0 +1,204 @@
+"""Freshness built in: `rules check` refuses undated or unresolved citations, `--stale DAYS`
+lists old evidence, and the report states how old its knowledge is (warning after a year).
+
+"Today" is always injected (`--today`, `today=`), never read from the clock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+import advisor.resources
+from advisor.decide.citations import load_snapshot
+from advisor.decide.engine import decide
+from advisor.decide.rules import load_ruleset
+from advisor.io.profiles import load_profile
+from advisor.report.render import render_report
+
+ROOT = Path(__file__).resolve().parent.parent
+TODAY = "2026-11-30"
+
+RULE = """rules:
+  - id: ECO951
+    title: A user rule for the freshness tests
+    criterion: ecosystem
+    when: {{field: ecosystem.huggingface, eq: true}}
+    effects: {{pytorch: 1}}
+    why: Only here to test the citation and freshness checks.
+    evidence:
+      - title: A user source
+        source: Tests
+        year: 2024
+{extra}        claim: A claim that is long enough to count.
+    examples:
+      fire: [{{ecosystem: {{huggingface: true}}}}]
+      ok: [{{}}]
+"""
+
+
+def user_pack(tmp_path: Path, extra: str = "") -> Path:
+    pack = tmp_path / "mine"
+    pack.mkdir()
+    (pack / "eco.yaml").write_text(RULE.format(extra=extra))
+    return pack
+
+
+# --------------------------------------------------------------------------- rules check
+
+
+def test_rules_check_fails_on_a_ref_that_sources_md_does_not_define(cli, tmp_path: Path) -> None:
+    pack = user_pack(tmp_path, "        ref: F-NOSUCHFACT\n        checked: 2026-01-01\n")
+    code, out, err = cli("rules", "check", str(pack), "--today", TODAY)
+    assert code == 2 and "ok:" not in out
+    assert err.strip().splitlines() == [
+        f"advisor: error: {pack / 'eco.yaml'}:12: rule ECO951: evidence[0].ref: F-NOSUCHFACT "
+        "is not a claim id defined in docs/sources.md"
+    ]
+
+
+def test_rules_check_fails_on_an_unknown_package_and_a_future_date(cli, tmp_path: Path) -> None:
+    pack = user_pack(tmp_path, '        ref: "PKG:no-such-package"\n        checked: 2027-01-01\n')
+    code, _, err = cli("rules", "check", str(pack), "--today", TODAY)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 2
+    assert "eco.yaml:13: rule ECO951: evidence[0].checked: 2027-01-01 is in the future" in lines[0]
+    assert "eco.yaml:12: rule ECO951: evidence[0].ref: PKG:no-such-package is not in" in lines[1]
+
+
+def test_a_user_pack_may_leave_out_ref_and_date_but_a_ref_it_gives_must_resolve(
+    cli, tmp_path: Path
+) -> None:
+    code, out, err = cli("rules", "check", str(user_pack(tmp_path)), "--today", TODAY)
+    assert code == 0 and out.startswith("ok: 1 rules valid") and not err
+    other = tmp_path / "b"
+    other.mkdir()
+    pack = user_pack(other, "        ref: F-HFV5\n        checked: 2026-11-01\n")
+    assert cli("rules", "check", str(pack), "--today", TODAY)[0] == 0
+
+
+def test_the_bundled_pack_fails_on_an_undated_evidence_entry(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The core pack (here a copy with one `checked:` line removed) must date every entry."""
+    core = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", core)
+    text = (core / "hardware.yaml").read_text()
+    lines = text.splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.strip().startswith("checked:"))
+    (core / "hardware.yaml").write_text("".join(lines[:first] + lines[first + 1 :]))
+    real = advisor.resources.data_dir
+    monkeypatch.setattr(
+        advisor.resources, "data_dir", lambda name: core if name == "rules" else real(name)
+    )
+    code, out, err = cli("rules", "check", "--today", TODAY)
+    assert code == 2 and "ok:" not in out
+    [line] = err.strip().splitlines()
+    assert f"{core / 'hardware.yaml'}:" in line and ": rule HW" in line
+    assert "evidence[" in line and "].checked: no checked date" in line
+
+
+def test_rules_check_passes_on_the_bundled_pack(cli) -> None:
+    code, out, err = cli("rules", "check", "--today", TODAY)
+    assert code == 0 and "citations resolve" in out and not err
+
+
+# --------------------------------------------------------------------------- --stale
+
+
+def test_stale_lists_old_evidence_and_exits_1(cli, tmp_path: Path) -> None:
+    pack = user_pack(tmp_path, "        ref: F-HFV5\n        checked: 2025-06-01\n")
+    code, out, _ = cli("rules", "check", str(pack), "--stale", "365", "--today", TODAY)
+    assert code == 1
+    assert "stale: ECO951: A user source: checked 2025-06-01, 547 days ago" in out.splitlines()
+    assert out.splitlines()[-1].startswith("1 evidence entries last checked more than 365 days")
+
+
+def test_stale_exits_0_when_nothing_is_older(cli, tmp_path: Path) -> None:
+    pack = user_pack(tmp_path, "        ref: F-HFV5\n        checked: 2025-06-01\n")
+    code, out, _ = cli("rules", "check", str(pack), "--stale", "547", "--today", TODAY)
+    assert code == 0 and "stale:" not in out
+    code, out, _ = cli("rules", "check", "--stale", "400", "--today", TODAY)
+    assert code == 0 and "stale:" not in out  # the bundled pack was checked in Nov 2026
+
+
+def test_stale_lists_undated_user_evidence_as_never_checked(cli, tmp_path: Path) -> None:
+    code, out, _ = cli("rules", "check", str(user_pack(tmp_path)), "--stale", "30")
+    assert code == 1 and "stale: ECO951: A user source: never checked" in out
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def _report(fmt: str, today: str) -> str:
+    profile = load_profile(str(ROOT / "examples" / "r7-tensorflow-keras-web-mobile.yaml"))
+    decision = decide(profile, None, load_ruleset([]), with_sensitivity=False)
+    return render_report(decision, profile, None, fmt=fmt, today=dt.date.fromisoformat(today))
+
+
+def test_json_states_the_knowledge_dates_and_dates_every_evidence_item() -> None:
+    data = json.loads(_report("json", TODAY))
+    cited = [e["checked"] for r in data["rules"] for e in r["evidence"]]
+    assert cited and all(cited)
+    snapshot = load_snapshot().snapshot.isoformat()
+    assert data["knowledge"] == {
+        "as_of": min(cited),
+        "snapshot_date": snapshot,
+        "stale_warning": None,
+    }
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_report_states_the_as_of_date_without_a_warning_when_fresh(fmt: str) -> None:
+    data = json.loads(_report("json", TODAY))
+    text = _report(fmt, TODAY)
+    as_of, snap = data["knowledge"]["as_of"], data["knowledge"]["snapshot_date"]
+    assert f"knowledge as of {as_of} (PyPI snapshot {snap})" in text
+    assert "old knowledge" not in text
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html", "json"])
+def test_report_warns_when_the_knowledge_is_more_than_a_year_old(fmt: str) -> None:
+    known = json.loads(_report("json", TODAY))["knowledge"]
+    oldest = dt.date.fromisoformat(min(known["as_of"], known["snapshot_date"]))
+    later = (oldest + dt.timedelta(days=366)).isoformat()
+    text = _report(fmt, later)
+    if fmt == "json":
+        warning = json.loads(text)["knowledge"]["stale_warning"]
+        assert warning and "more than a year old" in warning and "366 days ago" in warning
+    else:
+        assert "Warning: old knowledge" in text and "more than a year old" in text
+        assert f"knowledge as of {known['as_of']}" in text
+    just = (oldest + dt.timedelta(days=365)).isoformat()
+    assert "more than a year old" not in _report(fmt, just)  # a year to the day: not yet
+
+
+def test_package_evidence_shows_the_snapshot_release() -> None:
+    snap = load_snapshot()
+    text = _report("markdown", TODAY)
+    assert snap.release_text("tensorflowjs") in text  # DEP003 cites PKG:tensorflowjs
+
+
+def test_rules_show_gives_the_date_ref_and_snapshot_release(cli) -> None:
+    code, out, _ = cli("rules", "show", "DEP003")
+    snap = load_snapshot()
+    assert code == 0 and "ref PKG:tensorflowjs" in out
+    assert snap.release_text("tensorflowjs") in out and "Checked 20" in out
+
+
+# --------------------------------------------------------------------------- packaging
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib")
+def test_the_wheel_ships_sources_md_where_rules_check_looks_for_it() -> None:
+    import tomllib
+
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    include = conf["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    assert include["docs/sources.md"] == "advisor/_data/docs/sources.md"
+    assert include["rules"] == "advisor/_data/rules"  # with rules/data/package_health.yaml
