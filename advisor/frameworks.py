@@ -4,7 +4,7 @@ Everything per framework derives from ``REGISTRY``: the ids, display names, the
 per-framework pydantic models (rule effects, vetoes and risks, the team's experience,
 measured facts), the report's rows, the ``--framework`` choices and the checks that the
 rule pack, the questions and the probe backends cover the same frameworks
-(tests/test_registry.py). Adding a candidate starts with one entry here.
+(tests/test_registry.py). Adding a candidate starts with one entry in probes/catalog.py.
 """
 
 from __future__ import annotations
@@ -15,10 +15,12 @@ from typing import Any
 
 from pydantic import BaseModel, create_model
 
+from probes.catalog import FRAMEWORK_SPECS
+
 
 @dataclass(frozen=True)
 class FrameworkSpec:
-    """One candidate framework."""
+    """One candidate framework, as the advisor sees it."""
 
     id: str  # the key in profiles, rules, facts and JSON output
     display: str  # the name a reader sees
@@ -30,38 +32,20 @@ class FrameworkSpec:
     extra: str  # the advisor's pip extra that installs it: framework-advisor[EXTRA]
 
 
-REGISTRY: tuple[FrameworkSpec, ...] = (
+# The entries themselves live in probes/catalog.py (standard library only), the one list that
+# both the advisor and the probe workers read: probes may import nothing from advisor.
+REGISTRY: tuple[FrameworkSpec, ...] = tuple(
     FrameworkSpec(
-        id="pytorch",
-        display="PyTorch",
-        long_name="PyTorch",
-        import_name="torch",
-        distributions=("torch",),
-        install="pip install torch --index-url https://download.pytorch.org/whl/cpu "
-        "(the CPU build; GPU builds: https://pytorch.org/get-started/locally/)",
-        probe_backend="pytorch",
-        extra="torch",
-    ),
-    FrameworkSpec(
-        id="jax",
-        display="JAX",
-        long_name="JAX",
-        import_name="jax",
-        distributions=("jax",),
-        install='pip install -U jax (CPU; for NVIDIA GPUs: pip install -U "jax[cuda13]")',
-        probe_backend="jax",
-        extra="jax",
-    ),
-    FrameworkSpec(
-        id="tensorflow",
-        display="TensorFlow",
-        long_name="TensorFlow/Keras",
-        import_name="tensorflow",
-        distributions=("tensorflow", "tensorflow-cpu", "tensorflow-macos", "tf-nightly"),
-        install='pip install "framework-advisor[tensorflow]" (or: pip install tensorflow-cpu)',
-        probe_backend="tensorflow",
-        extra="tensorflow",
-    ),
+        id=entry.id,
+        display=entry.label,
+        long_name=entry.long_name or entry.label,
+        import_name=entry.import_name,
+        distributions=entry.distributions,
+        install=entry.install,
+        probe_backend=entry.id,
+        extra=entry.extra or entry.id,
+    )
+    for entry in FRAMEWORK_SPECS
 )
 
 FRAMEWORKS: tuple[str, ...] = tuple(spec.id for spec in REGISTRY)

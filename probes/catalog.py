@@ -24,41 +24,49 @@ METHOD_VERSION = "2"
 
 @dataclass(frozen=True)
 class FrameworkSpec:
-    """One framework the probes can measure."""
+    """One candidate framework: THE registry entry (advisor/frameworks.py reads it from here,
+    since probes may import nothing from advisor)."""
 
-    id: str
-    label: str
-    import_name: str
-    distributions: tuple[str, ...]
-    install: str
+    id: str  # the key in profiles, rules, facts and JSON output
+    label: str  # the name a reader sees
+    import_name: str  # the Python module the backend imports
+    distributions: tuple[str, ...]  # pip distributions that provide it
+    install: str  # the plain install line shown when it is missing
     backend: str  # module implementing the Backend protocol (imported in the worker only)
+    scale: str | None = None  # module with run_local(ctx, backend) for the scale probe
+    long_name: str = ""  # the name in the team-experience question; default: label
+    extra: str = ""  # framework-advisor's pip extra that installs it; default: id
 
 
 FRAMEWORK_SPECS: tuple[FrameworkSpec, ...] = (
     FrameworkSpec(
-        "pytorch",
-        "PyTorch",
-        "torch",
-        ("torch",),
-        "pip install torch --index-url https://download.pytorch.org/whl/cpu "
+        id="pytorch",
+        label="PyTorch",
+        import_name="torch",
+        distributions=("torch",),
+        install="pip install torch --index-url https://download.pytorch.org/whl/cpu "
         "(the CPU build; GPU builds: https://pytorch.org/get-started/locally/)",
-        "probes.backends.torch_backend",
+        backend="probes.backends.torch_backend",
+        scale="probes.backends.scale_torch",
+        extra="torch",
     ),
     FrameworkSpec(
-        "jax",
-        "JAX",
-        "jax",
-        ("jax",),
-        'pip install -U jax (CPU; for NVIDIA GPUs: pip install -U "jax[cuda13]")',
-        "probes.backends.jax_backend",
+        id="jax",
+        label="JAX",
+        import_name="jax",
+        distributions=("jax",),
+        install='pip install -U jax (CPU; for NVIDIA GPUs: pip install -U "jax[cuda13]")',
+        backend="probes.backends.jax_backend",
+        scale="probes.backends.scale_jax",
     ),
     FrameworkSpec(
-        "tensorflow",
-        "TensorFlow",
-        "tensorflow",
-        ("tensorflow", "tensorflow-cpu", "tensorflow-macos", "tf-nightly"),
-        'pip install "framework-advisor[tensorflow]" (or: pip install tensorflow-cpu)',
-        "probes.backends.tf_backend",
+        id="tensorflow",
+        label="TensorFlow",
+        import_name="tensorflow",
+        distributions=("tensorflow", "tensorflow-cpu", "tensorflow-macos", "tf-nightly"),
+        install='pip install "framework-advisor[tensorflow]" (or: pip install tensorflow-cpu)',
+        backend="probes.backends.tf_backend",
+        long_name="TensorFlow/Keras",
     ),
 )
 FRAMEWORKS: tuple[str, ...] = tuple(f.id for f in FRAMEWORK_SPECS)

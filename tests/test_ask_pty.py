@@ -47,7 +47,7 @@ class Person:
                 env=env,
                 encoding="utf-8",
                 codec_errors="replace",
-                timeout=15,
+                timeout=45,
                 dimensions=(50, 140),
             )
         else:
@@ -58,7 +58,7 @@ class Person:
                 env=env,
                 encoding="utf-8",
                 codec_errors="replace",
-                timeout=15,
+                timeout=45,
                 dimensions=(50, 140),
             )
         self.child.logfile_read = self.log

@@ -146,11 +146,6 @@ class JaxBackend:
             return float(stats["peak_bytes_in_use"]), "device memory_stats()['peak_bytes_in_use']"
         return max_rss_bytes(), "peak resident set of the worker process"
 
-    def scale(self, ctx: Any) -> dict[str, Any]:
-        from probes.backends.scale_jax import run_local
-
-        return run_local(ctx)
-
     # -- model operations ----------------------------------------------------------------
     def relu(self, x: Any) -> Any:
         return jax.nn.relu(x)

@@ -28,7 +28,7 @@ from probes.suite.scale import scaling_metrics
 DEFAULT_BATCH = 64
 
 
-def run_local(ctx: Context) -> dict[str, Any]:
+def run_local(ctx: Context, backend: Any) -> dict[str, Any]:
     """Measure on this process's devices (called inside the JAX worker)."""
     import jax
 

@@ -33,8 +33,12 @@ from probes.suite.scale import scaling_metrics
 DEFAULT_BATCH = 64
 
 
-def run_local(ctx: Context, accelerators: int) -> dict[str, Any]:
+def run_local(ctx: Context, backend: Any) -> dict[str, Any]:
     """Launch torchrun on this machine (called inside the PyTorch worker)."""
+    import torch
+
+    cuda = backend.device.type == "cuda"
+    accelerators = torch.cuda.device_count() if cuda else 0
     if accelerators == 1:
         return skipped("only one GPU is visible: data parallelism needs two or more devices")
     devices = accelerators if accelerators >= 2 else int(ctx.options.get("scale_devices", 2))

@@ -167,9 +167,6 @@ class TensorFlowBackend:
             return float(info["peak"]), "tf.config.experimental.get_memory_info()['peak']"
         return max_rss_bytes(), "peak resident set of the worker process"
 
-    def scale(self, ctx: Any) -> dict[str, Any]:
-        raise NotImplementedError("the scale probe does not run on TensorFlow")
-
     # -- model operations ----------------------------------------------------------------
     def relu(self, x: Any) -> Any:
         return tf.nn.relu(x)

@@ -167,12 +167,6 @@ class TorchBackend:
             )
         return max_rss_bytes(), "peak resident set of the worker process"
 
-    def scale(self, ctx: Any) -> dict[str, Any]:
-        from probes.backends.scale_torch import run_local
-
-        cuda = self.device.type == "cuda"
-        return run_local(ctx, accelerators=torch.cuda.device_count() if cuda else 0)
-
     # -- model operations ----------------------------------------------------------------
     def relu(self, x: Any) -> Any:
         return F.relu(x)

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from importlib import import_module
 from typing import Any
 
+from probes.catalog import FRAMEWORK_SPECS
 from probes.measure.stats import exact, metric, ratio
 from probes.measure.timing import samples_noisy
 from probes.suite.backend import Backend
-from probes.suite.common import Context
+from probes.suite.common import Context, skipped
 
 
 def run(b: Backend, ctx: Context) -> dict[str, Any]:
-    return b.scale(ctx)
+    """Data-parallel scaling through the framework's own engine (its catalog `scale` module)."""
+    module = next((f.scale for f in FRAMEWORK_SPECS if f.id == b.name), None)
+    if module is None:
+        return skipped(f"the scale probe does not run on {b.name}")
+    run_local: Callable[[Context, Backend], dict[str, Any]] = import_module(module).run_local
+    return run_local(ctx, b)
 
 
 def scaling_metrics(
