@@ -17,6 +17,7 @@ Nothing here evaluates strings as code.
 from __future__ import annotations
 
 import difflib
+import math
 import types
 import typing
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from typing import Any, Union
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from advisor.model.facts import Facts
+from advisor.model.field_guards import check_list, short_repr
 from advisor.model.profile import Profile, parse_count
 
 COMPARISONS = ("eq", "ne", "lt", "lte", "gt", "gte")
@@ -99,18 +101,22 @@ def resolve_field(path: str) -> FieldInfo:
 
 def _check_value(info: FieldInfo, value: Any, op: str) -> Any:
     """Validate a literal against the field's item type; return it in comparable form."""
-    if info.item in (int, float) and not isinstance(value, bool):
+    if info.item in (int, float) and isinstance(value, bool):
+        raise ConditionError(f"{op}: expected a number for '{info.path}', got a boolean")
+    if info.item in (int, float):
         try:
             value = parse_count(value)
         except ValueError as exc:
             raise ConditionError(f"{op}: {exc}") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConditionError(f"{op}: expected a finite number for '{info.path}', got {value}")
     try:
         checked = TypeAdapter(info.item).validate_python(value)
     except ValidationError:
         expected = _describe(info.item)
         raise ConditionError(
-            f"{op}: {value!r} is not a valid value for '{info.path}' (expected {expected})"
-            + _enum_hint(info.item, value)
+            f"{op}: {short_repr(value)} is not a valid value for '{info.path}' "
+            f"(expected {expected})" + _enum_hint(info.item, value)
         ) from None
     return checked.value if isinstance(checked, Enum) else checked
 
@@ -276,6 +282,7 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
                 raise ConditionError(
                     f"'{combinator}' needs a non-empty list", f"{where}.{combinator}"
                 )
+            _check_items(items, combinator, f"{where}.{combinator}")
             parts = tuple(
                 parse_condition(item, f"{where}.{combinator}[{i}]", depth + 1)
                 for i, item in enumerate(items)
@@ -328,6 +335,7 @@ def _parse_operand(info: FieldInfo, op: str, raw: Any) -> Any:
             )
         if not isinstance(raw, list) or not raw:
             raise ConditionError(f"'{op}' needs a non-empty list of values")
+        _check_items(raw, op)
         return tuple(_check_value(info, v, op) for v in raw)
     if not info.is_list:
         raise ConditionError(
@@ -337,7 +345,16 @@ def _parse_operand(info: FieldInfo, op: str, raw: Any) -> Any:
         return _check_value(info, raw, op)
     if not isinstance(raw, list) or not raw:
         raise ConditionError(f"'{op}' needs a non-empty list of values")
+    _check_items(raw, op)
     return tuple(_check_value(info, v, op) for v in raw)
+
+
+def _check_items(items: list[Any], op: str, where: str = "when") -> None:
+    """A literal or sub-condition list: capped in length, no value twice."""
+    try:
+        check_list(items)
+    except ValueError as exc:
+        raise ConditionError(f"{op}: {exc}", where) from None
 
 
 def flatten(data: Any, prefix: str = "") -> dict[str, Any]:

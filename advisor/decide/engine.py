@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.decide.conditions import build_context
+from advisor.decide.no_fit import explain_no_fit
 from advisor.decide.rules import Rule, RuleSet
 from advisor.decide.scoring import Evaluation, criterion_weights, evaluate, to_score
 from advisor.decide.sensitivity import analyse
@@ -98,7 +99,11 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     risks = [
         Risk(rule=r.id, framework=fw, text=text) for r in fired for fw, text in r.risks.items()
     ]
+    no_fit = None
+    if recommendation.all_vetoed:
+        no_fit = explain_no_fit(scored.profile, scored.facts, ruleset, ev.vetoes)
     return Decision(
+        no_fit=no_fit,
         recommendation=recommendation,
         ranking=ranking,
         rules=fired,
@@ -198,10 +203,7 @@ def _recommendation(
         None,
     )
     if all_vetoed:
-        summary = (
-            f"No framework meets every hard constraint; {first.name} scores best "
-            "but is vetoed too (see Why)."
-        )
+        return _nothing_fits(ruleset)
     else:
         summary = f"Build on {first.name}."
     return Recommendation(
@@ -218,6 +220,26 @@ def _recommendation(
         install=install,
         stack=stack,
         starter=info.starter,
+        hedge=ruleset.meta.hedge,
+    )
+
+
+def _nothing_fits(ruleset: RuleSet) -> Recommendation:
+    """No candidate: every framework is vetoed, so nothing is recommended."""
+    return Recommendation(
+        framework=None,
+        name=None,
+        score=None,
+        runner_up=None,
+        margin=None,
+        confidence="none",
+        tie_broken=False,
+        tie_note=None,
+        all_vetoed=True,
+        summary="No candidate fits: every framework is vetoed by a hard constraint (see no_fit).",
+        install=None,
+        stack=[],
+        starter=None,
         hedge=ruleset.meta.hedge,
     )
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from advisor.frameworks import per_framework_model
+from advisor.model.field_guards import guard_field
 
 
 class Choice(str, Enum):
@@ -109,19 +110,26 @@ class Section(BaseModel):
 
     model_config = ConfigDict(extra="forbid", use_enum_values=False, validate_default=True)
 
+    _guard = field_validator("*", mode="before")(guard_field)
+
 
 _SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
-_COUNT = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmbgt]?)\s*$", re.IGNORECASE)
+# Linear: no two quantifiers can match the same digits (no catastrophic backtracking).
+_COUNT = re.compile(
+    r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?\s*(?:([kmbgt])\s*)?", re.IGNORECASE
+)
+MAX_COUNT_CHARS = 64
 
 
 def parse_count(value: Any) -> Any:
     """Accept 7e9, '7e9', '7B', '350M', '1.5k' as parameter counts."""
     if isinstance(value, str):
-        match = _COUNT.match(value.replace("_", "").replace(",", ""))
+        text = value.replace("_", "").replace(",", "")
+        match = _COUNT.fullmatch(text) if len(text) <= MAX_COUNT_CHARS else None
         if not match:
             raise ValueError("expected a number such as 125000000, 350M, 7B or 1.5e11")
-        number, suffix = match.groups()
-        return float(number) * _SUFFIX.get(suffix.lower(), 1.0)
+        number, exponent, suffix = match.groups()
+        return float(number + (exponent or "")) * _SUFFIX.get((suffix or "").lower(), 1.0)
     return value
 
 
