@@ -78,6 +78,13 @@ def missing_frameworks(
     return [] if installed else [missing_hint(fw, python) for fw in wanted]
 
 
+def probe_settings() -> tuple[dict[str, tuple[float, float]], str]:
+    """The probes' numeric environment settings with their ranges, and the hide setting."""
+    from probes.catalog import ENV_RANGES, HIDE_ENV
+
+    return dict(ENV_RANGES), HIDE_ENV
+
+
 def facts(run: dict[str, Any] | None) -> tuple[ProbeRun, Facts]:
     """Step 3: the probe run read once, and the facts the rules compare against."""
     probe_run = ProbeRun.from_dict(run)

@@ -15,6 +15,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from fuzz_hostile import (
+    BASE_RULE,
+    READERS,
+    SPECIAL_KINDS,
+    alias_documents,
+    check_alias_document,
+    check_escaped_profile,
+    check_escaped_rule,
+    check_long_number,
+    check_special_file,
+    escaped_text,
+    long_numbers,
+)
 from fuzz_strategies import (
     answer_lines,
     check_answers,
@@ -30,7 +43,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 
-def run(examples: int) -> None:
+def run(examples: int, only: list[str] | None = None) -> None:
     counts: Counter[str] = Counter()
     opts = settings(
         max_examples=examples,
@@ -71,6 +84,36 @@ def run(examples: int) -> None:
     def answers(lines: list[str]) -> None:
         counts["questionnaire " + ("accepted" if check_answers(lines) else "rejected")] += 1
 
+    @opts
+    @given(alias_documents)
+    def aliases(text: str) -> None:
+        counts[
+            "recursive aliases " + ("accepted" if check_alias_document(text) else "rejected")
+        ] += 1
+
+    @opts
+    @given(st.sampled_from(SPECIAL_KINDS), st.sampled_from(READERS), st.binary(max_size=200))
+    def special(kind: str, reader: str, payload: bytes) -> None:
+        ok = check_special_file(kind, reader, payload)
+        counts["special files " + ("accepted" if ok else "rejected")] += 1
+
+    @opts
+    @given(long_numbers)
+    def numbers(text: str) -> None:
+        counts["long numbers " + ("accepted" if check_long_number(text) else "rejected")] += 1
+
+    @opts
+    @given(near_valid_profiles, st.lists(escaped_text, min_size=1, max_size=4))
+    def escaped_profiles(data: dict, texts: list[str]) -> None:
+        ok = check_escaped_profile(data, texts)
+        counts["escapes in profiles " + ("accepted" if ok else "rejected")] += 1
+
+    @opts
+    @given(st.lists(escaped_text, min_size=1, max_size=4))
+    def escaped_rules(texts: list[str]) -> None:
+        ok = check_escaped_rule(BASE_RULE, texts)
+        counts["escapes in rules " + ("accepted" if ok else "rejected")] += 1
+
     targets = (
         ("profile", profiles),
         ("near-valid", near),
@@ -78,8 +121,15 @@ def run(examples: int) -> None:
         ("near-valid condition", near_conds),
         ("yaml text", yaml_text),
         ("questionnaire", answers),
+        ("recursive aliases", aliases),
+        ("special files", special),
+        ("long numbers", numbers),
+        ("escapes in profiles", escaped_profiles),
+        ("escapes in rules", escaped_rules),
     )
     for name, target in targets:
+        if only and name not in only:
+            continue
         start = time.perf_counter()
         target()
         secs = time.perf_counter() - start
@@ -92,4 +142,6 @@ def run(examples: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--examples", type=int, default=10_000)
-    run(parser.parse_args().examples)
+    parser.add_argument("--only", action="append", help="run only this target (repeatable)")
+    args = parser.parse_args()
+    run(args.examples, args.only)

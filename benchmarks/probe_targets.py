@@ -54,8 +54,13 @@ def advisor(args: list[str], cache: Path) -> tuple[float, dict[str, Any], str]:
     """Run the advisor CLI; return (wall seconds, parsed JSON stdout, stderr)."""
     env = dict(os.environ, ADVISOR_CACHE_DIR=str(cache))
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "advisor", "probe", "--format", "json", *args],
-                          capture_output=True, text=True, env=env, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "advisor", "probe", "--format", "json", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"advisor probe failed ({proc.returncode}): {proc.stderr[-2000:]}")
@@ -63,8 +68,9 @@ def advisor(args: list[str], cache: Path) -> tuple[float, dict[str, Any], str]:
 
 
 def reference(framework: str) -> dict[str, Any]:
-    proc = subprocess.run([sys.executable, "-c", REFERENCE, framework], capture_output=True,
-                          text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", REFERENCE, framework], capture_output=True, text=True, check=False
+    )
     if proc.returncode != 0:
         return {"error": proc.stderr.strip().splitlines()[-1:]}
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -75,8 +81,10 @@ def compare_matmul(frameworks: list[str], rounds: int) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from probes.runner import run_selected
 
-    print("matmul 1000x1000 float32: probe vs torch.utils.benchmark blocked_autorange "
-          f"({rounds} interleaved rounds: reference, probe, reference)")
+    print(
+        "matmul 1000x1000 float32: probe vs torch.utils.benchmark blocked_autorange "
+        f"({rounds} interleaved rounds: reference, probe, reference)"
+    )
     for fw in frameworks:
         deviations = []
         for number in range(1, rounds + 1):
@@ -84,8 +92,10 @@ def compare_matmul(frameworks: list[str], rounds: int) -> None:
             (record,) = run_selected(fw, "quick", ["matmul"])
             after = reference(fw)
             if "median_s" not in before or "median_s" not in after or record["status"] != "ok":
-                print(f"  {fw} round {number}: not comparable "
-                      f"({before.get('error') or after.get('error') or record['reason']})")
+                print(
+                    f"  {fw} round {number}: not comparable "
+                    f"({before.get('error') or after.get('error') or record['reason']})"
+                )
                 continue
             ref = GFLOP / ((before["median_s"] + after["median_s"]) / 2)
             drift = abs(before["median_s"] / after["median_s"] - 1.0)
@@ -94,17 +104,24 @@ def compare_matmul(frameworks: list[str], rounds: int) -> None:
             disturbed = drift > TARGETS["matmul_tolerance"]
             if not disturbed:
                 deviations.append(deviation)
-            print(f"  {fw:<8} round {number}: probe {mine['median']:7.1f} GFLOP/s "
-                  f"(IQR {mine['iqr']:.1f}, n={mine['n']}); blocked_autorange "
-                  f"{GFLOP / before['median_s']:7.1f} before, {GFLOP / after['median_s']:7.1f} "
-                  f"after; deviation {deviation:+.1%}"
-                  + (f"  [disturbed: the two references differ by {drift:.0%}; "
-                     "round not counted]" if disturbed else ""))
+            print(
+                f"  {fw:<8} round {number}: probe {mine['median']:7.1f} GFLOP/s "
+                f"(IQR {mine['iqr']:.1f}, n={mine['n']}); blocked_autorange "
+                f"{GFLOP / before['median_s']:7.1f} before, {GFLOP / after['median_s']:7.1f} "
+                f"after; deviation {deviation:+.1%}"
+                + (
+                    f"  [disturbed: the two references differ by {drift:.0%}; round not counted]"
+                    if disturbed
+                    else ""
+                )
+            )
         if deviations:
             middle = sorted(deviations)[len(deviations) // 2]
             verdict = "met" if abs(middle) <= TARGETS["matmul_tolerance"] else "MISSED"
-            print(f"  {fw:<8} median deviation over {len(deviations)} undisturbed round(s): "
-                  f"{middle:+.1%} (target +-10%: {verdict})")
+            print(
+                f"  {fw:<8} median deviation over {len(deviations)} undisturbed round(s): "
+                f"{middle:+.1%} (target +-10%: {verdict})"
+            )
         else:
             print(f"  {fw:<8} no undisturbed round: the machine was too busy to compare")
 
@@ -121,13 +138,19 @@ def line(label: str, value: float, target: float | None, unit: str = "s") -> Non
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--all-frameworks", action="store_true",
-                        help="also time the levels with TensorFlow included")
+    parser.add_argument(
+        "--all-frameworks",
+        action="store_true",
+        help="also time the levels with TensorFlow included",
+    )
     parser.add_argument("--skip-standard", action="store_true")
     parser.add_argument("--rounds", type=int, default=3, help="matmul comparison rounds")
-    parser.add_argument("--with-full", action="store_true",
-                        help="also time --level full (cold torch.compile: minutes), then "
-                        "standard again with torch.compile's cache warm")
+    parser.add_argument(
+        "--with-full",
+        action="store_true",
+        help="also time --level full (cold torch.compile: minutes), then "
+        "standard again with torch.compile's cache warm",
+    )
     args = parser.parse_args()
     pair = ["pytorch", "jax"]
     with open("/proc/loadavg", encoding="ascii") as handle:
@@ -136,8 +159,10 @@ def main() -> int:
         cache = Path(tmp) / "cache"
         wall, run, _ = advisor(["--level", "quick", *frameworks_args(pair)], cache)
         env = run["environment"]
-        print(f"machine: {env['cpu']['model']}, {env['cpu']['cores']} cores, "
-              f"benchmark index {env['benchmark_index']}, noisy={env['noisy']}")
+        print(
+            f"machine: {env['cpu']['model']}, {env['cpu']['cores']} cores, "
+            f"benchmark index {env['benchmark_index']}, noisy={env['noisy']}"
+        )
         line("quick, pytorch+jax, cold (wall)", wall, TARGETS["quick"])
         cached_wall, cached, _ = advisor(["--level", "quick", *frameworks_args(pair)], cache)
         line("quick, cached rerun (wall)", cached_wall, TARGETS["cached"])
@@ -149,8 +174,7 @@ def main() -> int:
         if not args.skip_standard:
             wall, run, _ = advisor(["--level", "standard", *frameworks_args(pair)], cache)
             line("standard, pytorch+jax (wall)", wall, TARGETS["standard"])
-            skipped = [f"{p['framework']} {p['id']}" for p in run["probes"]
-                       if p["status"] != "ok"]
+            skipped = [f"{p['framework']} {p['id']}" for p in run["probes"] if p["status"] != "ok"]
             print(f"  not ok: {', '.join(skipped) or 'none'}")
             if args.all_frameworks:
                 wall, _, _ = advisor(["--level", "standard"], Path(tmp) / "all")
@@ -162,10 +186,13 @@ def main() -> int:
                 if p["id"] in ("jit", "scale") and p["status"] == "ok":
                     m = p["metrics"]
                     name = "compile_s" if p["id"] == "jit" else "efficiency"
-                    print(f"  {p['framework']} {p['id']}: {name} {m[name]['median']} "
-                          f"{m[name]['unit']}")
-            wall, run, _ = advisor(["--level", "standard", "--refresh-probes",
-                                    *frameworks_args(pair)], cache)
+                    print(
+                        f"  {p['framework']} {p['id']}: {name} {m[name]['median']} "
+                        f"{m[name]['unit']}"
+                    )
+            wall, run, _ = advisor(
+                ["--level", "standard", "--refresh-probes", *frameworks_args(pair)], cache
+            )
             line("standard, pytorch+jax, warm torch.compile (wall)", wall, TARGETS["standard"])
     with open("/proc/loadavg", encoding="ascii") as handle:
         print(f"load average after: {handle.read().split()[0]}")

@@ -345,7 +345,7 @@ def main() -> int:
         "--skip-standard", action="store_true", help="skip the standard probe level"
     )
     args = parser.parse_args()
-    from advisor.profile_io import list_examples
+    from advisor.io.profiles import list_examples
 
     example = list_examples()[0].name
     rows: list[Row] = []

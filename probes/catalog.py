@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -276,12 +277,24 @@ def hidden_frameworks() -> set[str]:
     return set(FRAMEWORKS) if "all" in raw else raw & set(FRAMEWORKS)
 
 
+ENV_RANGES = {TIME_SCALE_ENV: (0.01, 100.0), TIMEOUT_ENV: (1.0, 86_400.0)}
+
+
 def _env_float(name: str) -> float | None:
+    """A numeric setting; None (the default applies) unless finite and in its range.
+
+    The advisor's CLI refuses such values with an error first; this keeps the library
+    safe on its own (``nan`` would otherwise make every probe run to its timeout).
+    """
     raw = os.environ.get(name, "").strip()
     try:
-        return float(raw) if raw else None
+        value = float(raw) if raw else None
     except ValueError:
         return None
+    low, high = ENV_RANGES.get(name, (-math.inf, math.inf))
+    if value is None or not math.isfinite(value) or not low <= value <= high:
+        return None
+    return value
 
 
 # -- what a cached figure depends on ------------------------------------------------------

@@ -246,7 +246,7 @@ def test_markdown_template_renders_every_status() -> None:
         "cache": {"used": True, "path": "/x", "created": "2026-01-01T00:00:00+00:00",
                   "age_seconds": 60.0}})
     assert "| matmul | pytorch | gflops | 150 |" in text and "noisy" in text
-    assert "SIGSEGV / tail" in text and "cached figures" in text
+    assert "SIGSEGV \\| tail" in text and "cached figures" in text
 
 
 def test_parent_modules_never_import_a_framework() -> None:

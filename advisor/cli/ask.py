@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import click
 
+from advisor.cli.std_streams import stdin_is_tty
+from advisor.io.safe_read import input_paths
 from advisor.model.errors import InputError
 
 
@@ -43,17 +42,17 @@ def ask(
     Prompts go to stderr; the profile goes to stdout unless -o FILE is given.
     Ctrl-C at any point writes nothing.
     """
-    from advisor.cli.output import emit
+    from advisor.cli.output import check_destination, emit
     from advisor.io.profile_writer import profile_yaml
     from advisor.io.profiles import load_profile
-    from advisor.io.safe_yaml import check_writable
     from advisor.questionnaire import load_questions, run_questionnaire
 
-    if output and output != "-":
-        check_writable(Path(output), force=force)  # before any question is asked
-    questions = load_questions(questions_path) if questions_path else None
-    base = load_profile(from_path) if from_path else None
-    if not defaults and not sys.stdin.isatty():
+    check_destination(output, force=force)  # before any question is asked
+    if questions_path is not None:
+        questions_path = str(input_paths([questions_path], "--questions")[0])
+    questions = load_questions(questions_path) if questions_path is not None else None
+    base = load_profile(from_path) if from_path is not None else None
+    if not defaults and not stdin_is_tty():
         raise InputError(
             "stdin is not a terminal, so nobody can answer the questions; pass --defaults to "
             "take every default (with --from PROFILE to start from a profile)"

@@ -11,7 +11,11 @@ from typing import Any, NoReturn
 
 import click
 
+from advisor.cli.std_streams import fill_closed_fds
+from advisor.cli.stop_signals import Stopped
+from advisor.cli.stop_signals import install as install_stop_signals
 from advisor.model.errors import InputError
+from advisor.model.terminal_text import inert, inert_lines
 
 PROBE_LEVELS = ("none", "quick", "standard", "full")
 FORMATS = ("markdown", "json", "html")
@@ -21,17 +25,32 @@ class AdvisorGroup(click.Group):
     """A click group that turns InputError and usage errors into exit code 2."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
-        kwargs.setdefault("standalone_mode", True)
+        fill_closed_fds()
+        install_stop_signals()
+        standalone = kwargs.pop("standalone_mode", True)
         try:
-            return super().main(*args, **kwargs)
+            result = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except InputError as exc:  # raised outside a command's invoke (rare)
             fail(exc)
+        except click.ClickException as exc:  # usage errors echo arguments: make them inert
+            exc.message = inert_lines(exc.message)  # type: ignore[misc]
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        if standalone:
+            sys.exit(result if isinstance(result, int) else 0)
+        return result
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except InputError as exc:
             fail(exc)
+        except Stopped as exc:
+            click.echo(f"advisor: stopped by {exc.name}; nothing was written", err=True)
+            sys.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("advisor: interrupted; nothing was written", err=True)
             sys.exit(130)
@@ -55,4 +74,4 @@ def fail(exc: InputError) -> NoReturn:
 
 def progress(message: str) -> None:
     """A progress line on stderr, so stdout holds only the report."""
-    click.echo(f"advisor: {message}", err=True)
+    click.echo(f"advisor: {inert(message)}", err=True)

@@ -54,8 +54,12 @@ def probe(
     Each framework runs in its own subprocess; progress goes to stderr, so stdout holds
     only the report. Results are cached per machine and framework version.
     """
+    from advisor.cli.env_settings import check_environment
+    from advisor.cli.output import check_destination
     from advisor.pipeline import measure
 
+    check_destination(output, force=force)
+    check_environment()
     run = measure(
         level,
         None,

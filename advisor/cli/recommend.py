@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import click
 
@@ -61,15 +59,28 @@ def recommend(
 
     With neither, and a terminal attached, the questionnaire runs first.
     """
+    from advisor.cli.output import check_destination
+    from advisor.cli.std_streams import stdin_is_tty
     from advisor.io.profiles import example_path, load_profile
+    from advisor.io.safe_read import input_paths
     from advisor.pipeline import run_pipeline
+
+    check_destination(output, force=force)
+    if probes != "none":
+        from advisor.cli.env_settings import check_environment
+
+        check_environment()
+    if template is not None:
+        from advisor.report.template_jail import check_template
+
+        check_template(template, fmt)
 
     if profile and example:
         raise InputError("give a PROFILE file or --example, not both", field="--example")
     if example:
         profile = str(example_path(example))
     if profile is None:
-        if not sys.stdin.isatty():
+        if not stdin_is_tty():
             raise InputError(
                 "no profile given: pass a PROFILE file, --example NAME, or run from a terminal "
                 "to answer the questionnaire",
@@ -85,7 +96,7 @@ def recommend(
         profile_path=profile,
         probes=probes,
         refresh=refresh_probes,
-        rule_dirs=[Path(d) for d in rule_dirs],
+        rule_dirs=input_paths(rule_dirs, "--rules"),
         fmt=fmt,
         template=template,
         seed=seed,

@@ -8,6 +8,9 @@ from pathlib import Path
 
 import click
 
+from advisor.io.safe_read import input_paths
+from advisor.model.terminal_text import for_terminal, inert, one_line
+
 
 @click.group()
 def rules() -> None:
@@ -20,9 +23,9 @@ def list_rules(rule_dirs: tuple[str, ...]) -> None:
     """List the rules: id, criterion, title."""
     from advisor.decide.rules import load_ruleset, rule_sort_key
 
-    ruleset = load_ruleset([Path(d) for d in rule_dirs])
+    ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
     for rule in sorted(ruleset.rules, key=lambda r: rule_sort_key(r.id)):
-        click.echo(f"{rule.id:<9} {rule.criterion:<15} {rule.title}")
+        click.echo(inert(f"{rule.id:<9} {rule.criterion:<15} {rule.title}"))
 
 
 @rules.command("show")
@@ -30,11 +33,11 @@ def list_rules(rule_dirs: tuple[str, ...]) -> None:
 @click.option("--rules", "rule_dirs", multiple=True, metavar="DIR", help="Add a rule pack.")
 def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
     """Print one rule as documentation: what, why, evidence, example."""
-    from advisor.decide.rule_docs import rule_markdown
     from advisor.decide.rules import load_ruleset
     from advisor.model.errors import InputError
+    from advisor.report.rule_page import rule_markdown
 
-    ruleset = load_ruleset([Path(d) for d in rule_dirs])
+    ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
     rule = ruleset.get(rule_id.upper())
     if rule is None:
         import difflib
@@ -42,7 +45,7 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
         hint = difflib.get_close_matches(rule_id.upper(), [r.id for r in ruleset.rules], n=1)
         suggestion = f"; did you mean {hint[0]}?" if hint else ""
         raise InputError(f"no rule with id '{rule_id}'{suggestion}", field="RULE_ID")
-    click.echo(rule_markdown(rule, ruleset), nl=False)
+    click.echo(for_terminal(rule_markdown(rule, ruleset)), nl=False)
 
 
 @rules.command("check")
@@ -73,7 +76,7 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
     from advisor.decide.rules import load_ruleset
 
     day = today.date() if today else dt.date.today()
-    extra = [Path(path)] if path else []
+    extra = input_paths([path], "PATH") if path is not None else []
     ruleset = load_ruleset(extra)
     checked = [
         r for r in ruleset.rules if not path or ruleset.sources[r.id].startswith(str(Path(path)))
@@ -81,7 +84,7 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
     problems = citation_problems(ruleset, load_source_ids(), load_snapshot().names(), today=day)
     if problems:
         for problem in problems:
-            click.echo(f"advisor: error: {problem}", err=True)
+            click.echo(f"advisor: error: {one_line(problem)}", err=True)
         sys.exit(2)
     examples = sum(len(r.examples.fire) + len(r.examples.ok) for r in checked)
     click.echo(f"ok: {len(checked)} rules valid, {examples} examples passed, citations resolve")
@@ -89,7 +92,7 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
         return
     stale = stale_evidence(checked, stale_days, today=day)
     for item in stale:
-        click.echo(f"stale: {item}")
+        click.echo(f"stale: {one_line(item)}")
     click.echo(
         f"{len(stale)} evidence entries last checked more than {stale_days} days before {day}"
     )

@@ -19,16 +19,18 @@ Nothing here evaluates strings as code.
 from __future__ import annotations
 
 import difflib
+import math
 import types
 import typing
-from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Union
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
 from advisor.model.facts import Facts
+from advisor.model.field_guards import check_list, short_repr
 from advisor.model.profile import Profile, parse_count
 
 COMPARISONS = ("eq", "ne", "lt", "lte", "gt", "gte")
@@ -102,18 +104,22 @@ def resolve_field(path: str) -> FieldInfo:
 
 def _check_value(info: FieldInfo, value: Any, op: str) -> Any:
     """Validate a literal against the field's item type; return it in comparable form."""
-    if info.item in (int, float) and not isinstance(value, bool):
+    if info.item in (int, float) and isinstance(value, bool):
+        raise ConditionError(f"{op}: expected a number for '{info.path}', got a boolean")
+    if info.item in (int, float):
         try:
             value = parse_count(value)
         except ValueError as exc:
             raise ConditionError(f"{op}: {exc}") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConditionError(f"{op}: expected a finite number for '{info.path}', got {value}")
     try:
         checked = TypeAdapter(info.item).validate_python(value)
     except ValidationError:
         expected = _describe(info.item)
         raise ConditionError(
-            f"{op}: {value!r} is not a valid value for '{info.path}' (expected {expected})"
-            + _enum_hint(info.item, value)
+            f"{op}: {short_repr(value)} is not a valid value for '{info.path}' "
+            f"(expected {expected})" + _enum_hint(info.item, value)
         ) from None
     return checked.value if isinstance(checked, Enum) else checked
 
@@ -282,6 +288,7 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
                 raise ConditionError(
                     f"'{combinator}' needs a non-empty list", f"{where}.{combinator}"
                 )
+            _check_items(items, combinator, f"{where}.{combinator}")
             parts = tuple(
                 parse_condition(item, f"{where}.{combinator}[{i}]", depth + 1)
                 for i, item in enumerate(items)
@@ -339,6 +346,7 @@ def _parse_operand(info: FieldInfo, op: str, raw: Any) -> Any:
             )
         if not isinstance(raw, list) or not raw:
             raise ConditionError(f"'{op}' needs a non-empty list of values")
+        _check_items(raw, op)
         return tuple(_check_value(info, v, op) for v in raw)
     if not info.is_list:
         raise ConditionError(
@@ -348,46 +356,13 @@ def _parse_operand(info: FieldInfo, op: str, raw: Any) -> Any:
         return _check_value(info, raw, op)
     if not isinstance(raw, list) or not raw:
         raise ConditionError(f"'{op}' needs a non-empty list of values")
+    _check_items(raw, op)
     return tuple(_check_value(info, v, op) for v in raw)
 
 
-def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
-    """Flatten nested plain dicts into dotted paths (lists stay whole)."""
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict):
-            out.update(flatten(value, path + "."))
-        else:
-            out[path] = value
-    return out
-
-
-def get_path(data: dict[str, Any], path: str) -> Any:
-    """Value at a dotted path in nested dicts."""
-    for part in path.split("."):
-        data = data[part]
-    return data
-
-
-def set_path(data: dict[str, Any], path: str, value: Any) -> None:
-    """Set the value at a dotted path in nested dicts."""
-    *parents, leaf = path.split(".")
-    for part in parents:
-        data = data[part]
-    data[leaf] = value
-
-
-def build_context(
-    profile: Profile, facts: Facts | None, said: Collection[str] | None = None
-) -> dict[str, Any]:
-    """The flat path -> value mapping that conditions read.
-
-    Only the answers in ``said`` are present (all of them when ``said`` is None): a
-    comparison on an unsaid answer is unknown, like one on an unmeasured fact.
-    """
-    context = flatten(profile.model_dump(mode="json"))
-    if said is not None:
-        context = {k: v for k, v in context.items() if k in said}
-    context.update(flatten((facts or Facts()).model_dump(mode="json"), "facts."))
-    return context
+def _check_items(items: list[Any], op: str, where: str = "when") -> None:
+    """A literal or sub-condition list: capped in length, no value twice."""
+    try:
+        check_list(items)
+    except ValueError as exc:
+        raise ConditionError(f"{op}: {exc}", where) from None

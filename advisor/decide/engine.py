@@ -13,6 +13,7 @@ from typing import Any
 
 from advisor.decide.conditions import build_context
 from advisor.decide.measured import machine_context
+from advisor.decide.no_fit import explain_no_fit
 from advisor.decide.rules import Rule, RuleSet
 from advisor.decide.scoring import (
     Evaluation,
@@ -122,7 +123,11 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
         Risk(rule=r.id, framework=fw, text=text) for r in fired for fw, text in r.risks.items()
     ]
     prior = ruleset.meta.prior
+    no_fit = None
+    if recommendation.all_vetoed:
+        no_fit = explain_no_fit(scored.profile, scored.facts, ruleset, ev.vetoes)
     return Decision(
+        no_fit=no_fit,
         recommendation=recommendation,
         ranking=ranking,
         rules=fired,
@@ -263,10 +268,7 @@ def _recommendation(
         None,
     )
     if all_vetoed:
-        summary = (
-            f"No framework meets every hard constraint; {first.name} scores best "
-            "but is vetoed too (see Why)."
-        )
+        return _nothing_fits(ruleset)
     else:
         summary = f"Build on {first.name}."
     return Recommendation(
@@ -283,5 +285,25 @@ def _recommendation(
         install=install,
         stack=stack,
         starter=info.starter,
+        hedge=ruleset.meta.hedge,
+    )
+
+
+def _nothing_fits(ruleset: RuleSet) -> Recommendation:
+    """No candidate: every framework is vetoed, so nothing is recommended."""
+    return Recommendation(
+        framework=None,
+        name=None,
+        score=None,
+        runner_up=None,
+        margin=None,
+        confidence="none",
+        tie_broken=False,
+        tie_note=None,
+        all_vetoed=True,
+        summary="No candidate fits: every framework is vetoed by a hard constraint (see no_fit).",
+        install=None,
+        stack=[],
+        starter=None,
         hedge=ruleset.meta.hedge,
     )

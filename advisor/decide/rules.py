@@ -19,6 +19,7 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator, model_
 
 from advisor.decide.conditions import Condition, ConditionError, build_context, parse_condition
 from advisor.decide.routes import RouteTable, load_routes
+from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.errors import InputError
@@ -267,14 +268,15 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
 
 def rule_files(directory: Path) -> list[Path]:
     """The rule files of a pack: every *.yaml/*.yml except pack.yaml, sorted."""
-    if not directory.exists():
+    kind = path_kind(directory)
+    if kind == "missing":
         raise InputError("no such rule pack directory", path=str(directory))
-    if directory.is_file():
-        return [directory]
+    if kind != "dir":
+        return [directory]  # a single file: the bounded reader refuses anything irregular
     return sorted(
         p
         for p in directory.iterdir()
-        if p.suffix in (".yaml", ".yml") and p.name != "pack.yaml" and p.is_file()
+        if p.suffix in (".yaml", ".yml") and p.name != "pack.yaml" and not p.is_dir()
     )
 
 

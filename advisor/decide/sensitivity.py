@@ -67,7 +67,7 @@ def analyse(
     *,
     seed: int = 0,
 ) -> Sensitivity:
-    base = _Base(profile, facts)
+    base = SaidContext(profile, facts)
     flips, tried = find_flips(base, ruleset, current.winner)
     by_fw: dict[str, Flip | None] = {}
     for fw in FRAMEWORKS:
@@ -91,7 +91,7 @@ def analyse(
     )
 
 
-class _Base:
+class SaidContext:
     """The profile's said context (facts included), ready to be changed one answer at a time."""
 
     def __init__(self, profile: Profile, facts: Facts) -> None:
@@ -115,7 +115,9 @@ class _Base:
         return machine_context(context)[0], priorities
 
 
-def candidate_changes(base: _Base, ruleset: RuleSet) -> list[tuple[str, Any, Any, str, float]]:
+def candidate_changes(
+    base: SaidContext, ruleset: RuleSet
+) -> list[tuple[str, Any, Any, str, float]]:
     """(path, old, new, kind, cost) for every single-answer change worth trying."""
     thresholds = _thresholds(ruleset)
     out: list[tuple[str, Any, Any, str, float]] = []
@@ -177,7 +179,7 @@ def _thresholds(ruleset: RuleSet) -> dict[str, set[Any]]:
     return out
 
 
-def find_flips(base: _Base, ruleset: RuleSet, winner: str) -> tuple[list[Flip], int]:
+def find_flips(base: SaidContext, ruleset: RuleSet, winner: str) -> tuple[list[Flip], int]:
     """All single changes that change the winner, smallest first."""
     flips: list[Flip] = []
     candidates = candidate_changes(base, ruleset)
@@ -238,7 +240,7 @@ def _protected(ruleset: RuleSet, current: Evaluation) -> set[str]:
 
 
 def answer_variants(
-    base: _Base, ruleset: RuleSet, protected: set[str] | None = None
+    base: SaidContext, ruleset: RuleSet, protected: set[str] | None = None
 ) -> list[dict[str, Any]]:
     """Contexts with one uncertain answer dropped or moved to a neighbouring value.
 

@@ -9,18 +9,17 @@ that validation errors can point at it.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from advisor.io import safe_read
+from advisor.io.yaml_guard import MAX_DEPTH, MAX_NODES, precheck_events  # noqa: F401 (re-exported)
 from advisor.model.errors import InputError
 
-MAX_BYTES = 5 * 1024 * 1024
-MAX_DEPTH = 64
-MAX_NODES = 200_000
+MAX_BYTES = safe_read.MAX_BYTES
 
 PathKey = tuple[Any, ...]
 
@@ -47,29 +46,8 @@ class YamlDocument:
 
 
 def read_text_file(path: str | os.PathLike[str]) -> str:
-    """Read a UTF-8 text file, turning every OS or decoding problem into an InputError."""
-    p = Path(path)
-    name = str(path)
-    if not p.exists():
-        raise InputError("no such file", path=name)
-    if p.is_dir():
-        raise InputError("is a directory, expected a file", path=name)
-    try:
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            raise InputError(f"file is too large ({size} bytes, limit {MAX_BYTES})", path=name)
-        raw = p.read_bytes()
-    except PermissionError:
-        raise InputError("permission denied", path=name) from None
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror or exc}", path=name) from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(
-            f"not valid UTF-8 text (byte {exc.start}); is this a binary file?", path=name, line=line
-        ) from None
+    """Read a UTF-8 text file through the one bounded reader (regular files only, 5 MB)."""
+    return safe_read.read_text(path, limit=MAX_BYTES)
 
 
 def load_yaml_file(path: str | os.PathLike[str]) -> YamlDocument:
@@ -94,6 +72,8 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
         raise InputError(f"invalid YAML: {exc}", path=name) from None
     except RecursionError:
         raise InputError("YAML nesting is too deep", path=name) from None
+    except (ValueError, OverflowError) as exc:  # e.g. an integer too long to convert
+        raise InputError(f"a value cannot be read: {exc}", path=name) from None
     finally:
         loader.dispose()
     lines: dict[PathKey, int] = {(): node.start_mark.line + 1}
@@ -102,42 +82,9 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
 
 
 def _precheck_events(text: str, name: str) -> None:
-    """Walk the event stream (no recursion, no construction) to refuse hostile shapes."""
-    depth = 0
-    nodes = 0
-    anchors: dict[str, int] = {}
-    stack: list[list[Any]] = []  # [anchor, size] for open collections
+    """Refuse hostile shapes (see advisor.io.yaml_guard) before anything is built."""
     try:
-        for event in yaml.parse(text, Loader=SafeLoader):
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise InputError(
-                        f"YAML nesting is deeper than {MAX_DEPTH} levels",
-                        path=name,
-                        line=event.start_mark.line + 1,
-                    )
-                stack.append([event.anchor, 1])
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-                anchor, size = stack.pop()
-                if anchor:
-                    anchors[anchor] = size
-                if stack:
-                    stack[-1][1] += size
-            elif isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
-                size = anchors.get(event.anchor, 1) if isinstance(event, yaml.AliasEvent) else 1
-                if isinstance(event, yaml.ScalarEvent) and event.anchor:
-                    anchors[event.anchor] = 1
-                if stack:
-                    stack[-1][1] += size
-                nodes += size
-                if nodes > MAX_NODES or (stack and stack[-1][1] > MAX_NODES):
-                    raise InputError(
-                        "YAML expands to too many nodes (alias bomb?)",
-                        path=name,
-                        line=event.start_mark.line + 1,
-                    )
+        precheck_events(text, name, SafeLoader)
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, name, text) from None
     except yaml.YAMLError as exc:
@@ -201,55 +148,18 @@ def dump_yaml(data: Any) -> str:
 
 
 def check_writable(target: Path, *, force: bool = False) -> Path:
-    """Refuse a bad output path (a directory, a device, an existing file without
-    ``force``, a missing folder) before anything is written; return its folder."""
-    name = str(target)
-    if target.is_dir():
-        raise InputError("is a directory, expected a file path", path=name)
-    if target.exists() and not target.is_file():
-        raise InputError("is not a regular file; refusing to replace it", path=name)
-    if target.exists() and not force:
-        raise InputError("file exists; use --force to overwrite it", path=name)
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(f"directory does not exist: {parent}", path=name)
-    return parent
+    """Refuse a bad output path before anything is written (advisor.io.safe_write); return
+    its folder."""
+    from advisor.io.safe_write import check_output
+
+    check_output(str(target), force=force)
+    return Path(os.path.dirname(str(target)) or ".")
 
 
 def write_atomic(
     path: str | os.PathLike[str], text: str, *, force: bool = False, private: bool = False
 ) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename.
+    """Write ``text`` atomically; never replace a file without ``force`` (io.safe_write)."""
+    from advisor.io.safe_write import write_atomic as _write
 
-    An existing file is kept unless ``force`` is set. On any failure nothing is left
-    behind: neither a partial file nor the temporary one. ``private`` makes the file
-    readable by its owner only (caches); otherwise the umask decides, as for ``open``.
-    """
-    target = Path(path)
-    name = str(path)
-    parent = check_writable(target, force=force)
-    tmp_name = None
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, 0o600 if private else 0o666 & ~_umask())
-        if target.exists() and not force:  # appeared while we wrote
-            raise InputError("file exists; use --force to overwrite it", path=name)
-        os.replace(tmp_name, target)
-        tmp_name = None
-    except PermissionError:
-        raise InputError("permission denied (cannot write here)", path=name) from None
-    except OSError as exc:
-        raise InputError(f"cannot write file: {exc.strerror or exc}", path=name) from None
-    finally:
-        if tmp_name and os.path.exists(tmp_name):
-            os.unlink(tmp_name)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    _write(os.fspath(path), text, force=force, private=private)

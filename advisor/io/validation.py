@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import typing
 from typing import Any
 
@@ -11,6 +12,7 @@ from pydantic_core import ErrorDetails
 
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
+from advisor.model.field_guards import short_repr
 from advisor.model.profile import Profile
 
 
@@ -35,9 +37,13 @@ def input_error_from_validation(
     return InputError(message, path=path or (doc.path if doc else None), line=line, field=field)
 
 
+_UNION_TAG = re.compile(r"[A-Za-z_-]+\[.*\]")
+
+
 def _is_union_tag(part: Any) -> bool:
+    """pydantic's union member tags (``list[...]``, ``int``): not part of the user's path."""
     return isinstance(part, str) and (
-        "[" in part or part in ("str", "int", "float", "bool", "list")
+        bool(_UNION_TAG.fullmatch(part)) or part in ("str", "int", "float", "bool", "list")
     )
 
 
@@ -54,17 +60,18 @@ def _message(error: ErrorDetails, title: str, loc: tuple[Any, ...]) -> str:
         expected = error.get("ctx", {}).get("expected", "")
         value = error.get("input")
         options = [o.strip(" '") for o in expected.replace(" or ", ", ").split(",") if o.strip()]
-        close = difflib.get_close_matches(str(value), options, n=1)
+        close = difflib.get_close_matches(str(value)[:100], options, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        return f"{value!r} is not one of {expected}{hint}"
+        return f"{short_repr(value)} is not one of {expected}{hint}"
     if kind == "missing":
         return "required field is missing"
     message = error["msg"]
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
     value = error.get("input")
-    if kind not in ("model_type", "dict_type", "list_type") and not isinstance(value, (dict, list)):
-        message += f" (got {value!r})"
+    plain = kind not in ("model_type", "dict_type", "list_type")
+    if plain and not isinstance(value, (dict, list)) and "got " not in message:
+        message += f" (got {short_repr(value)})"
     return message
 
 

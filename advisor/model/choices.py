@@ -140,21 +140,29 @@ class DType(Choice):
 
 
 _SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
-_COUNT = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmbgt]?)\s*$", re.IGNORECASE)
+# Linear: no two quantifiers can match the same digits (no catastrophic backtracking).
+_COUNT = re.compile(
+    r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?\s*(?:([kmbgt])\s*)?", re.IGNORECASE
+)
+MAX_COUNT_CHARS = 64
 
 
 def parse_count(value: Any) -> Any:
     """Accept 7e9, '7e9', '7B', '350M', '1.5k' as parameter counts."""
     if isinstance(value, str):
-        match = _COUNT.match(value.replace("_", "").replace(",", ""))
+        text = value.replace("_", "").replace(",", "")
+        match = _COUNT.fullmatch(text) if len(text) <= MAX_COUNT_CHARS else None
         if not match:
             raise ValueError("expected a number such as 125000000, 350M, 7B or 1.5e11")
-        number, suffix = match.groups()
-        return float(number) * _SUFFIX.get(suffix.lower(), 1.0)
+        number, exponent, suffix = match.groups()
+        return float(number + (exponent or "")) * _SUFFIX.get((suffix or "").lower(), 1.0)
     return value
 
 
-_SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmgt]?i?b?)\s*$", re.IGNORECASE)
+# Linear like _COUNT: a number, an optional exponent, an optional unit.
+_SIZE = re.compile(
+    r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?\s*([kmgt]?i?b?)\s*", re.IGNORECASE
+)
 _SIZE_MB = {
     "": 1.0,
     "b": 1e-6,
@@ -176,9 +184,10 @@ _SIZE_MB = {
 def parse_megabytes(value: Any) -> Any:
     """Accept 0.25, '256KB', '4 GB', '512MiB' as a size in MB."""
     if isinstance(value, str):
-        match = _SIZE.match(value.replace("_", "").replace(",", ""))
-        unit = match.group(2).lower() if match else None
+        text = value.replace("_", "").replace(",", "")
+        match = _SIZE.fullmatch(text) if len(text) <= MAX_COUNT_CHARS else None
+        unit = match.group(3).lower() if match else None
         if not match or unit not in _SIZE_MB:
             raise ValueError("expected a size in MB such as 0.25, 256KB, 512MB or 4GB")
-        return float(match.group(1)) * _SIZE_MB[unit]
+        return float(match.group(1) + (match.group(2) or "")) * _SIZE_MB[unit]
     return value

@@ -80,11 +80,13 @@ class Sensitivity(BaseModel):
 
 
 class Recommendation(BaseModel):
-    framework: str
-    name: str
-    score: float
+    """The verdict; framework, name, score and margin are null when nothing fits."""
+
+    framework: str | None
+    name: str | None
+    score: float | None
     runner_up: str | None
-    margin: float
+    margin: float | None
     confidence: str
     tie_broken: bool
     tie_note: str | None
@@ -92,8 +94,27 @@ class Recommendation(BaseModel):
     summary: str
     install: InstallOption | None
     stack: list[StackItem]
-    starter: str
+    starter: str | None
     hedge: str
+
+
+class FitChange(BaseModel):
+    """What would let one framework fit when every framework is vetoed."""
+
+    framework: str
+    change: str | None  # one answer change that lifts every veto on it, if there is one
+    path: str | None
+    from_value: Any = None
+    to_value: Any = None
+    vetoed_by: list[str]  # ids of the rules that veto it now
+    fields: list[str]  # the profile fields those rules test
+
+
+class NoFit(BaseModel):
+    """Why no candidate fits, and what would make one fit."""
+
+    reasons: dict[str, list[str]]
+    what_would_fit: list[FitChange]
 
 
 class Risk(BaseModel):
@@ -130,3 +151,4 @@ class Decision(BaseModel):
     decisive_facts: dict[str, list[str]] = Field(default_factory=dict)
     decisive_conflict: bool = False
     measurement_note: str | None = None
+    no_fit: NoFit | None = None  # set when every framework is vetoed

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from advisor.model.terminal_text import one_line
+
+PATH_LIMIT = 200  # characters of a path shown in a message
+FIELD_LIMIT = 120
+
 
 class InputError(Exception):
     """Invalid input from a file or the command line (exit code 2, no traceback)."""
@@ -25,11 +30,7 @@ class InputError(Exception):
     def __str__(self) -> str:
         where = ""
         if self.path:
-            where = f"{self.path}:{self.line}: " if self.line else f"{self.path}: "
-        field = f"{self.field}: " if self.field else ""
-        return f"{where}{field}{_one_line(self.message)}"
-
-
-def _one_line(text: str) -> str:
-    """Collapse whitespace so the message stays on one line."""
-    return " ".join(str(text).split())
+            path = one_line(self.path, PATH_LIMIT)
+            where = f"{path}:{self.line}: " if self.line else f"{path}: "
+        field = f"{one_line(self.field, FIELD_LIMIT)}: " if self.field else ""
+        return f"{where}{field}{one_line(self.message)}"

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from advisor.frameworks import DISPLAY_NAMES, REFERENCE, REGISTRY, per_framework_model
+from advisor.model.field_guards import guard_field
 from advisor.model.profile import Hardware
 
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    _guard = field_validator("*", mode="before")(guard_field)
 
 
 if TYPE_CHECKING:

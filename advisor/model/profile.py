@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from advisor.frameworks import per_framework_model
 from advisor.model.choices import (  # noqa: F401  (re-exported: the profile's vocabulary)
+    MAX_COUNT_CHARS,
     Choice,
     CodeSize,
     Determinism,
@@ -33,12 +34,15 @@ from advisor.model.choices import (  # noqa: F401  (re-exported: the profile's v
     parse_count,
     parse_megabytes,
 )
+from advisor.model.field_guards import guard_field
 
 
 class Section(BaseModel):
     """Base for every profile section: unknown keys are errors."""
 
     model_config = ConfigDict(extra="forbid", use_enum_values=False, validate_default=True)
+
+    _guard = field_validator("*", mode="before")(guard_field)
 
 
 DISPLAY_ONLY = "x-display-only"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from advisor.frameworks import FRAMEWORKS, FrameworkSpec, per_framework_model
+from advisor.model.field_guards import guard_field
 from advisor.model.profile import Priorities
 
 CRITERION_ID = r"^[a-z][a-z0-9_]*$"  # criteria are data: pack.yaml lists them
@@ -22,6 +23,8 @@ PRIORITY_NAMES = tuple(Priorities.model_fields)
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    _guard = field_validator("*", mode="before")(guard_field)
 
 
 class Evidence(Strict):

@@ -17,6 +17,7 @@ from advisor.decide.conditions import (
 )
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
+from advisor.model.field_guards import MAX_TEXT_CHARS
 from advisor.questionnaire.spec import (
     QUESTIONS_FILE,
     AnswerError,
@@ -163,6 +164,9 @@ def _load_question(
     new_section = raw.get("section", section)
     if not isinstance(new_section, str):
         raise fail("'section' must be text", "section")
+    for key, text in (("prompt", prompt), ("help", help_text), ("section", new_section)):
+        if len(text) > MAX_TEXT_CHARS:
+            raise fail(f"text is too long ({len(text)} characters, limit {MAX_TEXT_CHARS})", key)
 
     choices: tuple[tuple[str, str], ...] = ()
     if enum is not None:
@@ -230,6 +234,10 @@ def _load_choices(raw: Any, enum: type[Enum], fail: Any) -> tuple[tuple[str, str
             raise fail(f"'{key}' is not a value of the field{suggestion}", "choices")
         if text is not None and not isinstance(text, str):
             raise fail(f"the explanation of '{key}' must be text", "choices")
+        if text and len(text) > MAX_TEXT_CHARS:
+            raise fail(
+                f"the explanation of '{key}' is too long ({len(text)} characters)", "choices"
+            )
         out.append((str(key), " ".join((text or "").split())))
     missing = [v for v in values if v not in raw]
     if missing:

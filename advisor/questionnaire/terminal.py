@@ -8,6 +8,8 @@ from typing import Any, TextIO
 
 import click
 
+from advisor.model.terminal_text import inert
+
 
 class QuestionnaireStopped(click.ClickException):
     """The person stopped the questionnaire (EOF or cancel): one line, exit 1."""
@@ -34,14 +36,15 @@ class Terminal:
         return self._out or sys.stderr
 
     def say(self, text: str = "", *, bold: bool = False) -> None:
-        """Write one line."""
+        """Write one line (made inert: it can hold text from a question file)."""
+        text = inert(text)
         if bold and not os.environ.get("NO_COLOR"):
             text = click.style(text, bold=True)
         click.echo(text, file=self.out)
 
     def read(self, prompt: str) -> str:
         """Show ``prompt`` and read one line; EOF stops the questionnaire."""
-        click.echo(prompt, file=self.out, nl=False)
+        click.echo(inert(prompt), file=self.out, nl=False)
         stream = self._stdin or sys.stdin
         try:
             line = _read_line(stream)

@@ -68,7 +68,7 @@ def changes(decision: Decision) -> dict[str, Any]:
         else None,
         "by_framework": by_fw,
         "win": wins,
-        "win_recommended": win.get(rec.framework),
+        "win_recommended": win.get(rec.framework) if rec.framework else None,
         "samples": sens.samples,
         "seed": sens.seed,
         "method": sens.method,

@@ -10,30 +10,23 @@ from __future__ import annotations
 
 import json
 import re
-import types
 from datetime import date
-from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, nodes
-from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2 import Environment, FileSystemLoader
 
 from advisor import __version__
-from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.decision import Decision
 from advisor.model.errors import InputError
 from advisor.model.measurements import ProbeRun
 from advisor.model.profile import Profile
-from advisor.report.charts import CHART_GLOBALS
 from advisor.report.context import ReportInput, build_report
+from advisor.report.jinja_options import options, report_globals
 from advisor.report.knowledge import knowledge
-from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
+from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS
 from advisor.resources import data_dir
 
 TEMPLATES = {"markdown": "report.md.j2", "html": "report.html.j2"}
-MAX_SEQUENCE_PRODUCT = 100_000  # sandbox: longest string or list '*' may build
-MAX_EXPONENT = 100  # sandbox: largest exponent '**' may take
 
 
 def report_data(
@@ -124,64 +117,11 @@ def render_template(name: str, data: dict[str, Any]) -> str:
 # --- Environments -----------------------------------------------------------------------
 
 
-def _html_finalize(value: Any) -> Any:
-    """Autoescape every expression, and encode braces so '{{' never reaches the page."""
-    return html_text("" if value is None else value)
-
-
-def _globals() -> dict[str, Any]:
-    return {
-        **CHART_GLOBALS,
-        "FRAMEWORKS": FRAMEWORKS,
-        "DISPLAY_NAMES": DISPLAY_NAMES,
-    }
-
-
-def _options(html: bool) -> dict[str, Any]:
-    """The Jinja options every report environment shares."""
-    return {
-        "undefined": StrictUndefined,
-        "autoescape": html,
-        "finalize": _html_finalize if html else None,
-        "keep_trailing_newline": True,
-        "trim_blocks": True,
-        "lstrip_blocks": True,
-    }
-
-
 def bundled_environment(*, html: bool) -> Environment:
     """The environment for the bundled (trusted) templates."""
-    env = Environment(loader=FileSystemLoader(str(data_dir("templates"))), **_options(html))
+    env = Environment(loader=FileSystemLoader(str(data_dir("templates"))), **options(html))
     env.filters.update(HTML_FILTERS if html else MARKDOWN_FILTERS)
-    env.globals.update(_globals())
-    return env
-
-
-class ReportSandbox(SandboxedEnvironment):
-    """Jinja's sandbox, plus limits on '*' and '**' so a template cannot exhaust memory."""
-
-    intercepted_binops = frozenset({"*", "**"})
-
-    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-        if operator == "**" and isinstance(right, (int, float)) and abs(right) > MAX_EXPONENT:
-            raise SecurityError(f"exponent {right} is too large (limit {MAX_EXPONENT})")
-        if operator == "*":
-            for seq, count in ((left, right), (right, left)):
-                sized = isinstance(seq, (str, list, tuple)) and isinstance(count, int)
-                if sized and len(seq) * count > MAX_SEQUENCE_PRODUCT:
-                    raise SecurityError(
-                        f"'*' would build a sequence of {len(seq) * count} items "
-                        f"(limit {MAX_SEQUENCE_PRODUCT})"
-                    )
-        return super().call_binop(context, operator, left, right)
-
-
-def sandboxed_environment(*, html: bool) -> ReportSandbox:
-    """A loader-less sandbox for user templates, with the report's filters."""
-    env = ReportSandbox(loader=None, **_options(html))
-    env.filters.update(MARKDOWN_FILTERS)
-    env.filters.update(HTML_FILTERS)
-    env.globals.update(_globals())
+    env.globals.update(report_globals())
     return env
 
 
@@ -189,68 +129,11 @@ def sandboxed_environment(*, html: bool) -> ReportSandbox:
 
 
 def render_custom_template(path: str, data: dict[str, Any], *, html: bool = False) -> str:
-    """Render a user's template in the sandbox; every failure is an InputError."""
+    """Render a user's template in the sandbox, in a separate process with hard limits."""
     from advisor.io.safe_yaml import read_text_file
+    from advisor.report.template_jail import render_isolated
 
-    source = read_text_file(path)
-    name = str(path)
-    env = sandboxed_environment(html=html)
-    try:
-        tree = env.parse(source, name=Path(name).name, filename=name)
-    except TemplateSyntaxError as exc:
-        raise InputError(
-            f"template syntax error: {exc.message}", path=name, line=exc.lineno
-        ) from None
-    for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)):
-        raise InputError(
-            "a custom template cannot extend, include or import other templates; "
-            "put everything in this one file",
-            path=name,
-            line=node.lineno,
-        )
-    try:
-        code = env.compile(tree, name=Path(name).name, filename=name)
-        template = env.template_class.from_code(env, code, env.make_globals(None), None)
-    except TemplateSyntaxError as exc:
-        raise InputError(
-            f"template syntax error: {exc.message}", path=name, line=exc.lineno
-        ) from None
-    try:
-        return template.render(**data)
-    except InputError:
-        raise
-    except SecurityError as exc:
-        raise InputError(
-            f"template blocked by the sandbox: {exc}", path=name, line=_template_line(exc, name)
-        ) from None
-    except UndefinedError as exc:
-        raise InputError(
-            f"template uses an undefined value: {exc.message} (see `advisor recommend --format "
-            "json` for the available data)",
-            path=name,
-            line=_template_line(exc, name),
-        ) from None
-    except TemplateError as exc:
-        raise InputError(
-            f"template error: {exc.message or exc}", path=name, line=_template_line(exc, name)
-        ) from None
-    except Exception as exc:  # a user template can fail in any way; never a traceback
-        raise InputError(
-            f"template failed: {type(exc).__name__}: {exc}",
-            path=name,
-            line=_template_line(exc, name),
-        ) from None
-
-
-def _template_line(exc: BaseException, filename: str) -> int | None:
-    """The template line where ``exc`` was raised, from Jinja's rewritten traceback."""
-    line = None
-    tb: types.TracebackType | None = exc.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
+    return render_isolated(read_text_file(path), str(path), data, html=html)
 
 
 # --- Tidying ----------------------------------------------------------------------------

@@ -6,7 +6,8 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from advisor.model.decision import Decision
+from advisor.frameworks import DISPLAY_NAMES
+from advisor.model.decision import Decision, NoFit
 from advisor.report.labels import name, ordinal
 from advisor.report.text import fmt_num, fmt_pct
 
@@ -52,7 +53,7 @@ def verdict(decision: Decision) -> str:
     """The one-sentence verdict."""
     rec = decision.recommendation
     sens = decision.sensitivity
-    win = sens.win_probability.get(rec.framework) if sens else None
+    win = sens.win_probability.get(rec.framework) if sens and rec.framework else None
     odds = ""
     samples = f"{sens.samples if sens else 0:,}"
     if win is not None and win >= 1:
@@ -63,11 +64,7 @@ def verdict(decision: Decision) -> str:
             "priorities and answers"
         )
     if rec.all_vetoed:
-        return (
-            f"No framework meets every hard constraint of this profile: {rec.name} scores "
-            f"best ({fmt_num(rec.score)} of 100) but is ruled out too, so relax a constraint "
-            "before building (confidence: low)."
-        )
+        return _no_fit_sentence(decision.no_fit)
     if rec.runner_up is None:
         return (
             f"Build on {rec.name}: it is the only framework that meets every hard constraint "
@@ -114,3 +111,18 @@ def standing(decision: Decision) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _no_fit_sentence(no_fit: NoFit | None) -> str:
+    """The verdict when nothing fits: no candidate, why, and what would let one fit."""
+    items = no_fit.what_would_fit if no_fit else []
+    why = "; ".join(f"{DISPLAY_NAMES[c.framework]} by {', '.join(c.vetoed_by)}" for c in items)
+    fix = next((c for c in items if c.change), None)
+    if fix:
+        hint = f"one change would let {DISPLAY_NAMES[fix.framework]} fit: {fix.change}"
+    else:
+        hint = "no single change of an answer lifts every veto on any framework"
+    return (
+        "No candidate fits this profile: every framework is ruled out by a hard constraint "
+        f"({why}); {hint}."
+    )

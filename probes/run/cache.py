@@ -2,7 +2,9 @@
 
 Files live in $ADVISOR_CACHE_DIR, else $XDG_CACHE_HOME/advisor, else ~/.cache/advisor;
 the folder is created 0700 and files are written 0600, atomically (temp file + rename).
-A file that cannot be read, parsed or trusted is ignored, and the next run replaces it.
+A file that cannot be read, parsed or trusted (see probes.run.trust: owned by this user,
+not writable by others, in such a folder, and of a sane shape) is ignored, and the next
+run replaces it; in a folder that is not private nothing is read or written.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from probes import PROBE_VERSION, catalog
 from probes.env.host import accelerator_hints, cpuinfo, env_vars, memory_gb, os_info
+from probes.run import trust
 
 CACHE_ENV = "ADVISOR_CACHE_DIR"
 FORMAT = 1
@@ -98,6 +101,8 @@ def cache_path(key: Mapping[str, Any], directory: Path | None = None) -> Path:
 
 def load(path: Path, key: Mapping[str, Any]) -> tuple[dict[str, Any], str] | None:
     """(run, created) from a trustworthy cache file for ``key``; None otherwise."""
+    if trust.untrusted(path.parent, directory=True):
+        return None  # a shared or foreign folder: nothing in it is used
     try:
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
         fd = os.open(path, flags)
@@ -119,7 +124,7 @@ def load(path: Path, key: Mapping[str, Any]) -> tuple[dict[str, Any], str] | Non
     finally:
         if fd >= 0:
             os.close(fd)
-    if not _valid(data, key):
+    if not _valid(data, key) or not trust.valid_run(data.get("run"), data.get("created")):
         return None
     return data["run"], data["created"]
 
@@ -151,6 +156,9 @@ def _valid(data: Any, key: Mapping[str, Any]) -> bool:
 def save(path: Path, key: Mapping[str, Any], run: Mapping[str, Any], created: str) -> None:
     """Write atomically, owner-only; raises OSError on failure."""
     ensure_dir(path.parent)
+    reason = trust.untrusted(path.parent, directory=True)
+    if reason:
+        raise OSError(f"the cache folder {path.parent} is not private ({reason}); not writing")
     text = json.dumps({"key": key, "created": created, "run": run}, indent=1, default=str)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -4,6 +4,8 @@ A first torch.compile on a small CPU takes tens of seconds to minutes (gcc compi
 fused kernel), so the ``jit`` probe compiles at ``standard`` only when the cache is warm;
 ``full`` measures it cold and leaves the cache warm. The workload probe always compiles,
 with the cache in the advisor's cache folder, so only the first run pays the cold cost.
+Only private folders and markers are trusted (owned by this user, not writable by
+others): Inductor's artefacts are code that is loaded later.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 
 from probes.env.host import framework_version
 from probes.records import ProbeRecord
-from probes.run import cache
+from probes.run import cache, trust
 
 COMPILE_MARKER = "torch-compile-warm.json"
 WORKLOAD_MARKER = "torch-compile-workloads.json"
@@ -30,8 +32,11 @@ SKIP_REASON = (
 
 def plan(level: str) -> tuple[str, Path | None]:
     """('cold'|'warm'|'user'|'skip', TORCHINDUCTOR_CACHE_DIR for the child)."""
-    user_dir = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+    user_dir = _user_dir()
     ours = cache.cache_dir() / "torchinductor"
+    if not user_dir and not _private_or_new(ours):
+        fresh = Path(tempfile.mkdtemp(prefix="advisor-inductor-"))  # cold, but ours alone
+        return ("cold" if level == "full" else "skip"), fresh
     warm = _is_warm(Path(user_dir) if user_dir else ours)
     if level == "full":
         if user_dir:
@@ -49,8 +54,30 @@ def plan(level: str) -> tuple[str, Path | None]:
     return "skip", (None if user_dir else ours)
 
 
+def _user_dir() -> str | None:
+    """$TORCHINDUCTOR_CACHE_DIR if it is private; a shared folder's artefacts are code, so
+    a shared one is ignored (the child then gets a folder of ours)."""
+    user_dir = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+    return user_dir if user_dir and _private(Path(user_dir)) else None
+
+
+def _private_or_new(folder: Path) -> bool:
+    """The advisor's own Inductor folder may be used: its parent is private, and it is
+    private too or does not exist yet."""
+    if folder.parent.exists() and not _private(folder.parent):
+        return False
+    return not folder.exists() or _private(folder)
+
+
+def _private(path: Path, *, directory: bool = True) -> bool:
+    """Owned by this user and not writable by others (see probes.run.trust)."""
+    return trust.untrusted(path, directory=directory) is None
+
+
 def _is_warm(inductor_dir: Path) -> bool:
     marker = cache.cache_dir() / COMPILE_MARKER
+    if not _private(marker, directory=False) or not _private(inductor_dir):
+        return False
     try:
         data = json.loads(marker.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -67,7 +94,7 @@ def remember(record: ProbeRecord | None, inductor_dir: str | None) -> None:
     """After a successful full-level torch.compile, note that its cache is warm."""
     if record is None or not record.ok:
         return
-    inductor_dir = os.environ.get("TORCHINDUCTOR_CACHE_DIR") or inductor_dir
+    inductor_dir = _user_dir() or inductor_dir
     if not inductor_dir:
         return
     marker = cache.cache_dir() / COMPILE_MARKER
@@ -80,6 +107,8 @@ def remember(record: ProbeRecord | None, inductor_dir: str | None) -> None:
     )
     with contextlib.suppress(OSError):
         cache.ensure_dir(marker.parent)
+        if not _private(marker.parent):
+            return
         tmp = marker.with_name(f".{marker.name}.tmp")
         tmp.write_text(text, encoding="utf-8")
         os.chmod(tmp, 0o600)
@@ -101,14 +130,17 @@ def workload_key(hints: dict[str, object]) -> str:
 
 def workload_compiles(level: str, hints: dict[str, object]) -> bool:
     """Compile the workload with torch.compile? Always at full; at standard once warm."""
-    if level == "full" or os.environ.get("TORCHINDUCTOR_CACHE_DIR"):
+    if level == "full" or _user_dir():
         return True
     return workload_key(hints) in _warm_workloads()
 
 
 def _warm_workloads() -> list[str]:
+    marker = cache.cache_dir() / WORKLOAD_MARKER
+    if not _private(marker.parent) or not _private(marker, directory=False):
+        return []
     try:
-        data = json.loads((cache.cache_dir() / WORKLOAD_MARKER).read_text(encoding="utf-8"))
+        data = json.loads(marker.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
     return [str(k) for k in data] if isinstance(data, list) else []
@@ -122,6 +154,8 @@ def remember_workload(record: ProbeRecord | None, hints: dict[str, object]) -> N
     marker = cache.cache_dir() / WORKLOAD_MARKER
     with contextlib.suppress(OSError):
         cache.ensure_dir(marker.parent)
+        if not _private(marker.parent):
+            return
         tmp = marker.with_name(f".{marker.name}.tmp")
         tmp.write_text(json.dumps(keys), encoding="utf-8")
         os.chmod(tmp, 0o600)

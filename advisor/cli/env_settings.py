@@ -1,0 +1,46 @@
+"""The advisor's environment settings, checked before any work: one line and exit 2 for a
+value that makes no sense, instead of a probe run that ends only at its timeouts.
+
+ADVISOR_PROBE_TIME_SCALE  a finite number from 0.01 to 100 (scales the probes' time budgets)
+ADVISOR_PROBE_TIMEOUT     a finite number of seconds from 1 to 86400 (caps every probe)
+ADVISOR_PROBE_HIDE        framework ids (or 'all'), comma-separated
+ADVISOR_CACHE_DIR         a path (empty means the default folder)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+from advisor.frameworks import FRAMEWORKS
+from advisor.model.errors import InputError
+from advisor.model.terminal_text import clip
+
+
+def check_environment(environ: dict[str, str] | None = None) -> None:
+    """Raise an InputError naming the first environment setting that is out of range."""
+    from advisor.pipeline import probe_settings  # one source: the probes' own bounds
+
+    env = os.environ if environ is None else environ
+    ranges, hide_env = probe_settings()
+    for name, (low, high) in ranges.items():
+        raw = env.get(name)
+        if raw is None or raw.strip() == "":
+            continue
+        try:
+            value = float(raw)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and low <= value <= high):
+            raise InputError(
+                f"expected a finite number from {low:g} to {high:g}, got {clip(raw, 40)!r}",
+                field=f"${name}",
+            )
+    hide = env.get(hide_env, "")
+    names = {part.strip().lower() for part in hide.split(",") if part.strip()}
+    unknown = sorted(names - set(FRAMEWORKS) - {"all"})
+    if unknown:
+        raise InputError(
+            f"unknown framework {clip(unknown[0], 40)!r} (one of {', '.join(FRAMEWORKS)} or all)",
+            field=f"${hide_env}",
+        )

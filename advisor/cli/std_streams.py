@@ -1,0 +1,75 @@
+"""The standard streams when the environment is hostile: closed, full or not a terminal.
+
+``advisor ... >&-`` must not exit 0 having written nothing, ``>/dev/full`` must not
+end in a traceback, and ``<&-`` must not crash the terminal check. A closed standard
+descriptor is also refilled with ``/dev/null`` at start-up, so that no file the
+advisor opens later can take its number (and be written to by a child process).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from advisor.io.safe_read import os_reason
+from advisor.model.errors import InputError
+from advisor.model.terminal_text import for_terminal
+
+
+def fill_closed_fds() -> None:
+    """Open /dev/null on each of descriptors 0, 1 and 2 that is closed."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+            except OSError:
+                return
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+
+
+def stdin_is_tty() -> bool:
+    """True only for an open stdin attached to a terminal."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):
+        return False
+
+
+def check_stdout() -> None:
+    """Refuse to start work whose only output would go to a closed stdout."""
+    if sys.stdout is None:
+        raise InputError(
+            "standard output is closed, so the result would be lost; nothing was done "
+            "(use -o FILE)",
+            field="stdout",
+        )
+
+
+def write_stdout(text: str) -> None:
+    """Write the whole result to stdout and flush it; any failure is an InputError."""
+    check_stdout()
+    stream = sys.stdout
+    try:
+        if stream.isatty():
+            text = for_terminal(text)
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError) as exc:
+        _silence(stream)
+        reason = os_reason(exc) if isinstance(exc, OSError) else str(exc)
+        raise InputError(f"cannot write to standard output: {reason}", field="stdout") from None
+
+
+def _silence(stream: object) -> None:
+    """Point stdout at /dev/null so the flush at exit cannot fail a second time."""
+    try:
+        fd = stream.fileno()  # type: ignore[attr-defined]
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass

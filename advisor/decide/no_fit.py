@@ -1,0 +1,61 @@
+"""When every framework is vetoed: why, and what single change would let one fit.
+
+The Decision then recommends nothing (``recommendation.framework`` is null) and carries
+a ``no_fit`` object: the veto reasons per framework, and for each framework the
+cheapest single answer change after which no rule vetoes it (or, where no single change
+does, the rules to get past and the profile fields they test).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.decide.rules import RuleSet
+from advisor.frameworks import FRAMEWORKS
+from advisor.model.decision import FitChange, NoFit
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
+
+
+def explain_no_fit(
+    profile: Profile, facts: Facts, ruleset: RuleSet, vetoes: dict[str, list[str]]
+) -> NoFit:
+    """The reasons (veto texts) and, per framework, the cheapest change that lifts its vetoes."""
+    from advisor.decide.scoring import criterion_weights, evaluate
+    from advisor.decide.sensitivity import SaidContext, _describe, candidate_changes
+
+    base = SaidContext(profile, facts)
+    best: dict[str, tuple[float, str, Any, Any]] = {}
+    for path, old, new, _kind, cost in candidate_changes(base, ruleset):
+        if path.startswith("priorities."):
+            continue  # priorities move scores, never vetoes
+        context, priorities = base.changed(path, new)
+        result = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
+        for fw in FRAMEWORKS:
+            if not result.vetoes[fw] and (fw not in best or cost < best[fw][0]):
+                best[fw] = (cost, path, old, new)
+    changes = []
+    for fw in FRAMEWORKS:
+        rule_ids = [reason.split(":", 1)[0] for reason in vetoes[fw]]
+        fields = sorted(
+            {
+                f
+                for rid in rule_ids
+                if (rule := ruleset.get(rid)) and rule.condition
+                for f in rule.condition.fields()
+            }
+        )
+        found = best.get(fw)
+        changes.append(
+            FitChange(
+                framework=fw,
+                change=_describe(found[1], found[2], found[3]) if found else None,
+                path=found[1] if found else None,
+                from_value=found[2] if found else None,
+                to_value=found[3] if found else None,
+                vetoed_by=rule_ids,
+                fields=fields,
+            )
+        )
+    changes.sort(key=lambda c: (c.change is None, best.get(c.framework, (0,))[0], c.framework))
+    return NoFit(reasons={fw: list(vetoes[fw]) for fw in FRAMEWORKS}, what_would_fit=changes)

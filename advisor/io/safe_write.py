@@ -1,0 +1,150 @@
+"""Write output files atomically, and never replace anything without ``--force``.
+
+``check_output`` runs before any work is done, so a bad ``-o`` fails in a moment. The
+write itself goes to a temporary file in the target's directory that is then
+*published*: with ``--force`` by ``rename`` (replacing the old file), without it by an
+operation that fails if anything at all (a file, a dangling symlink, a FIFO) holds the
+name: ``renameat2(RENAME_NOREPLACE)`` where the kernel and file system offer it, else
+``link`` + ``unlink``. There is no window between a check and the rename.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import errno
+import os
+import stat
+import tempfile
+
+from advisor.io.safe_read import os_reason
+from advisor.model.errors import InputError
+
+NAME_MAX = 255  # bytes in one path component (Linux, macOS)
+PATH_MAX = 4096
+
+
+def check_output(path: str, *, force: bool) -> None:
+    """Refuse an output path that cannot be written (or would overwrite) before any work."""
+    if path == "":
+        raise InputError("empty output path; give a file name or '-' for stdout", field="-o")
+    name = path
+    if path.endswith(("/", os.sep)):
+        raise InputError("ends with '/', so it names a directory; expected a file path", path=name)
+    encoded = os.fsencode(path)
+    if len(encoded) >= PATH_MAX or any(len(part) > NAME_MAX for part in encoded.split(b"/")):
+        raise InputError("path is too long for this system", path=name)
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise InputError(os_reason(exc), path=name) from None
+    if info is not None:
+        _check_existing(path, info, force)
+    parent = os.path.dirname(path) or "."
+    try:
+        parent_info = os.stat(parent)
+    except OSError:
+        raise InputError(f"directory does not exist: {parent}", path=name) from None
+    if not stat.S_ISDIR(parent_info.st_mode):
+        raise InputError(f"not a directory: {parent}", path=name)
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError("permission denied (cannot write here)", path=name)
+
+
+def _check_existing(path: str, info: os.stat_result, force: bool) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError("is a directory, expected a file path", path=path)
+    if stat.S_ISLNK(info.st_mode):
+        try:
+            target = os.stat(path)
+        except OSError:
+            target = None
+        if target is None and not force:
+            raise InputError(
+                "a (dangling) symbolic link is in the way; use --force to replace it", path=path
+            )
+        if target is not None and stat.S_ISDIR(target.st_mode):
+            raise InputError("is a directory, expected a file path", path=path)
+        if target is not None and not stat.S_ISREG(target.st_mode):
+            raise InputError("is not a regular file; refusing to replace it", path=path)
+    elif not stat.S_ISREG(info.st_mode):
+        raise InputError("is not a regular file; refusing to replace it", path=path)
+    if not force:
+        raise InputError("file exists; use --force to overwrite it", path=path)
+
+
+def write_atomic(path: str, text: str, *, force: bool = False, private: bool = False) -> None:
+    """Write ``text`` to ``path`` via a temporary file; keep an existing file unless ``force``.
+
+    On any failure nothing is left behind: neither a partial file nor the temporary one.
+    ``private`` makes the file readable by its owner only (caches).
+    """
+    name = os.fspath(path)
+    check_output(name, force=force)
+    parent = os.path.dirname(name) or "."
+    tmp_name = None
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=".advisor-", suffix=".tmp", dir=parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, 0o600 if private else 0o666 & ~_umask())
+        if force:
+            os.replace(tmp_name, name)
+        else:
+            publish_no_replace(tmp_name, name)
+        tmp_name = None
+    except FileExistsError:
+        raise InputError("file exists; use --force to overwrite it", path=name) from None
+    except PermissionError:
+        raise InputError("permission denied (cannot write here)", path=name) from None
+    except OSError as exc:
+        raise InputError(f"cannot write file: {os_reason(exc)}", path=name) from None
+    finally:
+        if tmp_name:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+
+
+def publish_no_replace(src: str, dst: str) -> None:
+    """Move ``src`` to ``dst`` atomically; FileExistsError if ``dst`` exists in any form."""
+    if _renameat2_noreplace(src, dst):
+        return
+    os.link(src, dst)  # fails with EEXIST for any existing name, dangling symlinks included
+    os.unlink(src)
+
+
+_RENAME_NOREPLACE = 1
+_AT_FDCWD = -100
+_libc: ctypes.CDLL | bool | None = False
+
+
+def _renameat2_noreplace(src: str, dst: str) -> bool:
+    """True if renamed; False where renameat2 is not available (caller falls back)."""
+    global _libc
+    if _libc is False:
+        name = ctypes.util.find_library("c")
+        try:
+            _libc = ctypes.CDLL(name, use_errno=True) if name else None
+        except OSError:
+            _libc = None
+    func = getattr(_libc, "renameat2", None) if _libc else None
+    if func is None:
+        return False
+    result = func(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_NOREPLACE)
+    if result == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False  # this kernel or file system cannot do it: link + unlink instead
+    raise OSError(err, os.strerror(err), dst)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,109 @@
+"""Refuse hostile YAML shapes from the event stream, before any node is built.
+
+Counts every node the document would have once its aliases are expanded (an alias to
+an anchored collection costs the whole collection, including the aliases inside it),
+refuses a list or mapping of more than ``MAX_ENTRIES`` entries, an alias to an anchor
+that is still open (``&a [*a]``: a recursive structure
+that nothing downstream can walk), nesting deeper than ``MAX_DEPTH``, and plain
+scalars that would become numbers too long to convert. It walks events iteratively,
+so its cost is linear in the number of events.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from advisor.model.errors import InputError
+
+MAX_DEPTH = 64
+MAX_NODES = 200_000
+MAX_ENTRIES = 10_000  # items of one list or keys of one mapping
+MAX_NUMBER_CHARS = 100  # a plain scalar that looks numeric and is longer than this is refused
+
+_NUMERIC = re.compile(r"[-+]?[0-9_.,:]+(?:[eE][-+]?[0-9_]+)?[kKmMbBgGtT]?")
+
+
+def precheck_events(text: str, name: str, loader: Any) -> None:
+    """Walk the events of ``text``; an InputError for a hostile shape (yaml errors pass through)."""
+    depth = 0
+    nodes = 0
+    anchors: dict[str, int] = {}
+    open_anchors: set[str] = set()
+    stack: list[list[Any]] = []  # [anchor, expanded size, nodes in it, nodes per entry]
+    for event in yaml.parse(text, Loader=loader):
+        line = event.start_mark.line + 1 if event.start_mark else None
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise InputError(
+                    f"YAML nesting is deeper than {MAX_DEPTH} levels", path=name, line=line
+                )
+            if event.anchor:
+                open_anchors.add(event.anchor)
+                anchors.pop(event.anchor, None)  # a redefined anchor is not usable until closed
+            _count_entry(stack, name, line)
+            per_entry = 2 if isinstance(event, yaml.MappingStartEvent) else 1
+            stack.append([event.anchor, 1, 0, per_entry])
+            size = 1
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+            anchor, total = stack.pop()[:2]
+            if anchor:
+                open_anchors.discard(anchor)
+                anchors[anchor] = total
+            if stack:
+                stack[-1][1] += total
+            continue
+        elif isinstance(event, yaml.AliasEvent):
+            if event.anchor in open_anchors:
+                raise InputError(
+                    f"recursive YAML alias '*{event.anchor}' (an anchor that contains itself)",
+                    path=name,
+                    line=line,
+                )
+            size = anchors.get(event.anchor, 1)
+            _count_entry(stack, name, line)
+            if stack:
+                stack[-1][1] += size
+        elif isinstance(event, yaml.ScalarEvent):
+            _check_scalar(event, name, line)
+            _count_entry(stack, name, line)
+            size = 1
+            if event.anchor:
+                anchors[event.anchor] = 1
+            if stack:
+                stack[-1][1] += 1
+        else:
+            continue
+        nodes += size
+        if nodes > MAX_NODES:
+            raise InputError(
+                f"YAML expands to too many nodes (over {MAX_NODES}; alias bomb?)",
+                path=name,
+                line=line,
+            )
+
+
+def _count_entry(stack: list[list[Any]], name: str, line: int | None) -> None:
+    """One more node directly in the innermost collection (a mapping counts keys and values)."""
+    if stack:
+        stack[-1][2] += 1
+        if stack[-1][2] > stack[-1][3] * MAX_ENTRIES:
+            raise InputError(
+                f"a YAML list or mapping has more than {MAX_ENTRIES} entries", path=name, line=line
+            )
+
+
+def _check_scalar(event: Any, name: str, line: int | None) -> None:
+    """Refuse a plain (unquoted) number too long to convert in bounded time."""
+    value = event.value
+    plain = event.implicit[0] if event.implicit else False
+    if plain and len(value) > MAX_NUMBER_CHARS and _NUMERIC.fullmatch(value):
+        raise InputError(
+            f"number is too long ({len(value)} characters, limit {MAX_NUMBER_CHARS})",
+            path=name,
+            line=line,
+        )

@@ -1,0 +1,72 @@
+"""Checks every input model applies to each field before pydantic converts it.
+
+* YAML 1.1 reads ``yes``, ``on``, ``true`` as booleans, and pydantic's lax mode turns a
+  boolean into 1 for an ``int`` or ``float`` field. A boolean where a number belongs is
+  an error here, never a silent 1.
+* A number must be finite (``.nan`` and ``.inf`` are refused).
+* A text holds at most ``MAX_TEXT_CHARS`` characters.
+* A list holds at most ``MAX_LIST_ITEMS`` items and no item twice, so the work done on
+  a list (validation, the sensitivity analysis) stays small whatever the file holds.
+
+Used as a ``field_validator("*", mode="before")`` on the base class of the profile, the
+rule-pack and the facts models.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+import typing
+from typing import Any, Union
+
+from pydantic import ValidationInfo
+
+MAX_LIST_ITEMS = 64
+MAX_TEXT_CHARS = 10_000
+
+
+def _numeric(annotation: Any) -> bool:
+    """True for int, float and their optional forms."""
+    if annotation in (int, float):
+        return True
+    if typing.get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return bool(args) and all(a in (int, float) for a in args)
+    return False
+
+
+def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
+    """Refuse a boolean for a number, and over-long or repetitive lists."""
+    field = cls.model_fields.get(info.field_name or "")
+    if field is None:
+        return value
+    if isinstance(value, bool) and _numeric(field.annotation):
+        raise ValueError(
+            f"expected a number, got the boolean {str(value).lower()} "
+            "(YAML reads yes/no/on/off/true/false as booleans)"
+        )
+    if isinstance(value, float) and not math.isfinite(value) and _numeric(field.annotation):
+        raise ValueError(f"expected a finite number, got {value}")
+    if isinstance(value, list):
+        check_list(value)
+    if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
+        raise ValueError(f"text is too long ({len(value)} characters, limit {MAX_TEXT_CHARS})")
+    return value
+
+
+def check_list(value: list[Any]) -> None:
+    """At most ``MAX_LIST_ITEMS`` items, and no scalar item twice."""
+    if len(value) > MAX_LIST_ITEMS:
+        raise ValueError(f"too many items ({len(value)}, limit {MAX_LIST_ITEMS})")
+    seen: set[Any] = set()
+    for item in value:
+        if isinstance(item, (str, int, float)) and not isinstance(item, bool):
+            if item in seen:
+                raise ValueError(f"{short_repr(item)} is listed twice")
+            seen.add(item)
+
+
+def short_repr(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters with an ellipsis."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"

@@ -1,0 +1,57 @@
+"""Make text that came from a file inert on a terminal, and keep echoed values short.
+
+A profile key, a question's prompt or a rule's title can hold escape sequences that
+set the window title, clear the screen, plant hyperlinks (OSC 8) or reorder text
+(bidi overrides). Everything from a file that reaches a terminal goes through
+:func:`inert`, which shows each such character as a visible escape (``\\x1b``) instead
+of sending it. :func:`clip` keeps an echoed value to one short piece of a line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+ECHO_LIMIT = 80  # characters of a file's value echoed in a message
+LINE_LIMIT = 600  # characters of one message line, whatever it holds
+
+# C0 controls (tab and newline included: one line per message), DEL, C1 controls,
+# bidi controls, zero-width characters, line/paragraph separators and the BOM.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def inert(text: Any) -> str:
+    """``text`` with every control, bidi and zero-width character shown as an escape."""
+    return _UNSAFE.sub(_visible, str(text))
+
+
+def inert_lines(text: Any) -> str:
+    """Like :func:`inert`, but keeps newlines (and turns tabs into spaces)."""
+    return "\n".join(inert(line.replace("\t", "    ")) for line in str(text).split("\n"))
+
+
+def clip(text: Any, limit: int = ECHO_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
+    value = str(text)
+    return value if len(value) <= limit else value[:limit] + "…"
+
+
+def one_line(text: Any, limit: int = LINE_LIMIT) -> str:
+    """Whitespace collapsed, made inert and clipped: safe to print as one line."""
+    return clip(inert(" ".join(str(text).split())), limit)
+
+
+_UNSAFE_KEEP_LINES = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
+)
+
+
+def for_terminal(text: str) -> str:
+    """A whole document made safe for a terminal: newlines and tabs kept, every other
+    control shown as ``\\uXXXX`` (which is also a valid escape inside a JSON string)."""
+    return _UNSAFE_KEEP_LINES.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)

@@ -1,0 +1,260 @@
+"""The sandbox a user's ``--template`` renders in, and its in-process render.
+
+Jinja's ``ImmutableSandboxedEnvironment`` (no Python internals, and no mutation of
+lists, dicts or sets: nothing a template sees can be changed) with no loader, plus caps
+on every operation that can build a large value from a small template:
+
+* ``*`` on sequences, ``+`` on strings and lists, and ``namespace`` attributes (the only
+  way to carry a value from one loop iteration to the next) hold at most
+  ``MAX_STRING`` items; ``int * int`` and ``**`` at most ``MAX_INT_BITS`` bits;
+* widths in ``%``, ``format``, ``.format``, ``center``, ``ljust``, ``rjust``, ``zfill``,
+  ``indent``, ``wordwrap`` and ``lipsum`` are at most ``MAX_WIDTH``;
+* every call's string result is at most ``MAX_STRING`` characters, and the output at
+  most ``MAX_OUTPUT`` characters (checked while streaming).
+
+These caps fail fast with a clear message; the hard bounds on CPU time and memory come
+from the separate process in :mod:`advisor.report.template_jail`.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from pathlib import Path
+from typing import Any
+
+from jinja2 import TemplateError, nodes
+from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.utils import Namespace, generate_lorem_ipsum
+
+from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
+from advisor.model.errors import InputError
+from advisor.report.jinja_options import options, report_globals
+from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS
+
+MAX_STRING = 1_000_000  # characters (or items) one value may hold
+MAX_SEQUENCE_PRODUCT = 100_000  # longest string or list '*' may build
+MAX_EXPONENT = 100  # largest exponent '**' may take
+MAX_INT_BITS = 4096  # largest integer '*' and '**' may build
+MAX_WIDTH = 9_999  # largest field width or padding
+MAX_OUTPUT = 5_000_000  # characters a template may output
+
+# Linear scans: a %-conversion with a 5-digit width or precision; a {...:spec} field.
+_PERCENT_WIDTH = re.compile(r"%(?:\([^()%]*\))?[-#0 +]*(?:[0-9]{5,}|[0-9]*\.[0-9]{5,})")
+_BRACE_FIELD = re.compile(r"\{[^{}]*\}")
+_BIG_NUMBER = re.compile(r"[0-9]{5,}")
+_WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
+_WIDTH_FILTERS = {"center": "width", "indent": "width", "wordwrap": "width"}
+
+
+def _too_big(value: Any) -> bool:
+    return isinstance(value, (str, list, tuple)) and len(value) > MAX_STRING
+
+
+def _check_format(spec: Any) -> None:
+    """Refuse a format string with a width or precision over ``MAX_WIDTH``."""
+    if not isinstance(spec, str):
+        return
+    too_wide = _PERCENT_WIDTH.search(spec) or any(
+        _BIG_NUMBER.search(field.partition(":")[2]) for field in _BRACE_FIELD.findall(spec)
+    )
+    if too_wide:
+        raise SecurityError(f"a format width or precision over {MAX_WIDTH} is not allowed")
+
+
+def _check_width(value: Any, what: str) -> None:
+    if isinstance(value, int) and abs(value) > MAX_WIDTH:
+        raise SecurityError(f"{what} {value} is too large (limit {MAX_WIDTH})")
+
+
+class CappedNamespace(Namespace):
+    """``namespace()`` whose attributes cannot grow past ``MAX_STRING``."""
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        if _too_big(value):
+            raise SecurityError(f"a value of more than {MAX_STRING} characters or items")
+        super().__setitem__(name, value)
+
+
+class ReportSandbox(ImmutableSandboxedEnvironment):
+    """The immutable sandbox, with size caps on the operations that build values."""
+
+    intercepted_binops = frozenset({"*", "**", "+", "%"})
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**":
+            _check_power(left, right)
+        elif operator == "*":
+            _check_product(left, right)
+        elif operator == "+" and isinstance(left, (str, list, tuple)):
+            if isinstance(right, (str, list, tuple)) and len(left) + len(right) > MAX_STRING:
+                raise SecurityError(f"'+' would build more than {MAX_STRING} characters or items")
+        elif operator == "%":
+            _check_format(left)
+        return super().call_binop(context, operator, left, right)
+
+    def wrap_str_format(self, value: Any) -> Any:
+        """``str.format`` and ``format_map``: refuse huge widths before formatting."""
+        wrapped = super().wrap_str_format(value)
+        if wrapped is not None:
+            _check_format(value.__self__)
+        return wrapped
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(__obj, types.BuiltinMethodType) and isinstance(__obj.__self__, str):
+            name = __obj.__name__
+            if name in _WIDTH_METHODS and args:
+                _check_width(args[0], f"str.{name} width")
+        result = super().call(__context, __obj, *args, **kwargs)
+        if _too_big(result):
+            raise SecurityError(f"a call built more than {MAX_STRING} characters or items")
+        return result
+
+
+def _check_product(left: Any, right: Any) -> None:
+    for seq, count in ((left, right), (right, left)):
+        sized = isinstance(seq, (str, list, tuple)) and isinstance(count, int)
+        if sized and len(seq) * count > MAX_SEQUENCE_PRODUCT:
+            raise SecurityError(
+                f"'*' would build a sequence of {len(seq) * count} items "
+                f"(limit {MAX_SEQUENCE_PRODUCT})"
+            )
+    ints = isinstance(left, int) and isinstance(right, int)
+    if ints and left.bit_length() + right.bit_length() > MAX_INT_BITS:
+        raise SecurityError(f"'*' would build an integer over {MAX_INT_BITS} bits")
+
+
+def _check_power(left: Any, right: Any) -> None:
+    if isinstance(right, (int, float)) and abs(right) > MAX_EXPONENT:
+        raise SecurityError(f"exponent {right} is too large (limit {MAX_EXPONENT})")
+    ints = isinstance(left, int) and isinstance(right, int)
+    if ints and right > 0 and left.bit_length() * right > MAX_INT_BITS:
+        raise SecurityError(f"'**' would build an integer over {MAX_INT_BITS} bits")
+
+
+def _capped_filter(name: str, func: Any, param: str) -> Any:
+    def wrapper(value: Any, *args: Any, **kwargs: Any) -> Any:
+        width = args[0] if args else kwargs.get(param)
+        _check_width(width, f"{name} {param}")
+        if name == "indent" and _too_big(str(value)):
+            raise SecurityError(f"a value of more than {MAX_STRING} characters")
+        result = func(value, *args, **kwargs)
+        if _too_big(result):
+            raise SecurityError(f"'{name}' built more than {MAX_STRING} characters")
+        return result
+
+    return wrapper
+
+
+def _capped_format(value: Any, *args: Any, **kwargs: Any) -> str:
+    _check_format(value)
+    result = str(value) % (kwargs or args)
+    if _too_big(result):
+        raise SecurityError(f"'format' built more than {MAX_STRING} characters")
+    return result
+
+
+def _capped_replace(value: Any, old: Any, new: Any, count: int | None = None) -> Any:
+    text, old_s, new_s = str(value), str(old), str(new)
+    hits = text.count(old_s) if old_s else len(text) + 1
+    if len(text) + hits * max(len(new_s) - len(old_s), 0) > MAX_STRING:
+        raise SecurityError(f"'replace' would build more than {MAX_STRING} characters")
+    return text.replace(old_s, new_s) if count is None else text.replace(old_s, new_s, count)
+
+
+def sandboxed_environment(*, html: bool) -> ReportSandbox:
+    """A loader-less immutable sandbox for user templates, with the report's filters."""
+    env = ReportSandbox(loader=None, **options(html))
+    env.filters.update(MARKDOWN_FILTERS)
+    env.filters.update(HTML_FILTERS)
+    for name, param in _WIDTH_FILTERS.items():
+        env.filters[name] = _capped_filter(name, env.filters[name], param)
+    env.filters["format"] = _capped_format
+    env.filters["replace"] = _capped_replace
+    env.globals.update(report_globals())
+    env.globals.update(  # read-only views of the globals
+        {
+            "FRAMEWORKS": tuple(FRAMEWORKS),
+            "DISPLAY_NAMES": types.MappingProxyType(dict(DISPLAY_NAMES)),
+            "namespace": CappedNamespace,
+            "lipsum": _capped_lipsum,
+        }
+    )
+    return env
+
+
+def _capped_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
+    """Jinja's ``lipsum`` with its counts capped."""
+    _check_width(n, "lipsum n")
+    _check_width(max, "lipsum max")
+    return str(generate_lorem_ipsum(n, html, min, max))
+
+
+def render_in_sandbox(source: str, name: str, data: dict[str, Any], *, html: bool) -> str:
+    """Render ``source`` in the sandbox; every failure is an InputError naming ``name``."""
+    env = sandboxed_environment(html=html)
+    short = Path(name).name
+    try:
+        tree = env.parse(source, name=short, filename=name)
+    except TemplateSyntaxError as exc:
+        raise InputError(
+            f"template syntax error: {exc.message}", path=name, line=exc.lineno
+        ) from None
+    for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)):
+        raise InputError(
+            "a custom template cannot extend, include or import other templates; "
+            "put everything in this one file",
+            path=name,
+            line=node.lineno,
+        )
+    try:
+        code = env.compile(tree, name=short, filename=name)
+        template = env.template_class.from_code(env, code, env.make_globals(None), None)
+    except TemplateSyntaxError as exc:
+        raise InputError(
+            f"template syntax error: {exc.message}", path=name, line=exc.lineno
+        ) from None
+    try:
+        parts: list[str] = []
+        size = 0
+        for chunk in template.generate(**data):
+            size += len(chunk)
+            if size > MAX_OUTPUT:
+                raise SecurityError(f"the output is larger than {MAX_OUTPUT} characters")
+            parts.append(chunk)
+        return "".join(parts)
+    except InputError:
+        raise
+    except SecurityError as exc:
+        raise _error(f"template blocked by the sandbox: {exc}", exc, name) from None
+    except UndefinedError as exc:
+        raise _error(
+            f"template uses an undefined value: {exc.message} (see `advisor recommend --format "
+            "json` for the available data)",
+            exc,
+            name,
+        ) from None
+    except TemplateError as exc:
+        raise _error(f"template error: {exc.message or exc}", exc, name) from None
+    except MemoryError:
+        raise InputError("template needs too much memory", path=name) from None
+    except RecursionError as exc:
+        raise _error("template recursion is too deep", exc, name) from None
+    except Exception as exc:  # a user template can fail in any way; never a traceback
+        raise _error(f"template failed: {type(exc).__name__}: {exc}", exc, name) from None
+
+
+def _error(message: str, exc: BaseException, name: str) -> InputError:
+    return InputError(message, path=name, line=_template_line(exc, name))
+
+
+def _template_line(exc: BaseException, filename: str) -> int | None:
+    """The template line where ``exc`` was raised, from Jinja's rewritten traceback."""
+    line = None
+    tb: types.TracebackType | None = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line

@@ -1,0 +1,233 @@
+"""The exit-code contract under hostile arguments and streams, and no overwrite without --force.
+
+Paths over 255 bytes, empty paths, `--rules /dev/null`, `-o newdir/`, dangling symlinks,
+closed or full standard streams: exit 2 with one line, nothing written; `-o` is checked
+before any work (no probe runs, no cache is created).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from hostile_support import assert_clean, assert_refused, run, snapshot
+
+import advisor.io.safe_write as safe_write
+from advisor.io.safe_write import publish_no_replace, write_atomic
+from advisor.model.errors import InputError
+
+EXAMPLE = "r2-low-power-devices"
+RECOMMEND = ["recommend", "--example", EXAMPLE, "--probes", "none"]
+LONG = "x" * 300 + ".yaml"
+DEEP = "/".join(["d" * 200] * 25) + "/p.yaml"  # over PATH_MAX, each part short
+
+LONG_PATHS = {
+    "profile": ["recommend", "{p}", "--probes", "none"],
+    "template": [*RECOMMEND, "--template", "{p}"],
+    "rules": [*RECOMMEND, "--rules", "{p}"],
+    "output": [*RECOMMEND, "-o", "{p}"],
+    "questions": ["ask", "--defaults", "--questions", "{p}"],
+    "from": ["ask", "--defaults", "--from", "{p}"],
+    "rules-check": ["rules", "check", "{p}"],
+    "probe-output": ["probe", "-o", "{p}"],
+}
+
+
+@pytest.mark.parametrize("path", [LONG, DEEP], ids=["name-over-255-bytes", "path-over-4096"])
+@pytest.mark.parametrize("kind", sorted(LONG_PATHS))
+def test_over_long_paths(tmp_path: Path, kind: str, path: str) -> None:
+    args = [a.replace("{p}", path) for a in LONG_PATHS[kind]]
+    before = snapshot(tmp_path)
+    line = assert_refused(run(*args, cwd=tmp_path), "too long")
+    assert "…" in line  # the path is echoed, but clipped
+    assert snapshot(tmp_path) == before
+
+
+EMPTY_AND_ODD = {
+    "rules-empty": ([*RECOMMEND, "--rules", ""], ["--rules", "empty path"]),
+    "rules-list-empty": (["rules", "list", "--rules", ""], ["--rules", "empty path"]),
+    "rules-check-empty": (["rules", "check", ""], ["empty path"]),
+    "rules-dev-null": ([*RECOMMEND, "--rules", "/dev/null"], ["/dev/null", "character device"]),
+    "profile-empty": (["recommend", "", "--probes", "none"], ["empty path"]),
+    "template-empty": ([*RECOMMEND, "--template", ""], ["empty path"]),
+    "questions-empty": (["ask", "--defaults", "--questions", ""], ["empty path"]),
+    "output-empty": ([*RECOMMEND, "-o", ""], ["-o", "empty output path"]),
+    "ask-output-empty": (["ask", "--defaults", "-o", ""], ["-o", "empty output path"]),
+    "probe-output-empty": (["probe", "-o", ""], ["-o", "empty output path"]),
+    "output-newdir-slash": ([*RECOMMEND, "-o", "newdir/"], ["newdir/", "names a directory"]),
+    "ask-output-newdir": (["ask", "--defaults", "-o", "newdir/"], ["newdir/", "directory"]),
+    "probe-output-newdir": (["probe", "-o", "newdir/"], ["newdir/", "names a directory"]),
+    "output-existing-dir": ([*RECOMMEND, "-o", "sub"], ["sub", "is a directory"]),
+    "output-missing-parent": ([*RECOMMEND, "-o", "nope/r.md"], ["directory does not exist"]),
+    "output-fifo-forced": ([*RECOMMEND, "-o", "fifo", "--force"], ["fifo", "not a regular"]),
+    "output-dev-null-forced": (
+        [*RECOMMEND, "-o", "/dev/null", "--force"],
+        ["/dev/null", "not a regular"],
+    ),
+    "output-dangling-symlink": ([*RECOMMEND, "-o", "dangling.md"], ["dangling.md", "symbolic"]),
+    "output-existing": ([*RECOMMEND, "-o", "keep.md"], ["keep.md", "--force"]),
+    "json-with-template": (
+        [*RECOMMEND, "--format", "json", "--template", "t.j2"],
+        ["--template", "--format json"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EMPTY_AND_ODD))
+def test_odd_paths_exit_2_and_write_nothing(tmp_path: Path, case: str) -> None:
+    (tmp_path / "sub").mkdir()
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "dangling.md").symlink_to(tmp_path / "target-must-not-appear.md")
+    (tmp_path / "keep.md").write_text("keep me")
+    (tmp_path / "t.j2").write_text("{{ recommendation.framework }}\n")
+    before = snapshot(tmp_path)
+    args, fragments = EMPTY_AND_ODD[case]
+    assert_refused(run(*args, cwd=tmp_path), *fragments)
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("command", [["recommend", "--probes", "quick"], ["probe"]])
+def test_output_is_checked_before_any_probe_runs(tmp_path: Path, command: list[str]) -> None:
+    """A refused -o costs a moment: no framework is imported, no cache is created."""
+    (tmp_path / "keep.md").write_text("keep me")
+    cache = tmp_path / "cache"
+    args = [*command, "-o", "keep.md"]
+    if command[0] == "recommend":
+        args[1:1] = ["--example", EXAMPLE]
+    result = run(*args, cwd=tmp_path, env={"ADVISOR_CACHE_DIR": str(cache)})
+    assert_refused(result, "keep.md", "--force")
+    assert not cache.exists()
+    assert (tmp_path / "keep.md").read_text() == "keep me"
+
+
+def test_closed_stdout_is_exit_2_not_silent_success(tmp_path: Path) -> None:
+    result = run(*RECOMMEND, cwd=tmp_path, stdout=None, close=(1,))
+    assert_refused(result, "standard output is closed")
+
+
+def test_full_stdout_is_exit_2(tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        result = run(*RECOMMEND, cwd=tmp_path, stdout=full)
+    assert_refused(result, "cannot write to standard output", "No space left")
+
+
+def test_closed_stdout_with_output_file_still_works(tmp_path: Path) -> None:
+    result = run(*RECOMMEND, "-o", "r.md", cwd=tmp_path, stdout=None, close=(1,))
+    assert result.code == 0, result.err
+    assert_clean(result)
+    assert (tmp_path / "r.md").read_text().startswith("# Framework recommendation")
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["recommend", "--probes", "none"], "no profile given"),
+        (["ask"], "stdin is not a terminal"),
+    ],
+)
+def test_closed_stdin(tmp_path: Path, args: list[str], fragment: str) -> None:
+    assert_refused(run(*args, cwd=tmp_path, stdin=None, close=(0,)), fragment)
+
+
+def test_closed_stdin_with_defaults_still_works(tmp_path: Path) -> None:
+    result = run("ask", "--defaults", cwd=tmp_path, stdin=None, close=(0,))
+    assert result.code == 0, result.err
+    assert result.out.startswith("# Project profile")
+
+
+def test_escape_sequences_in_arguments_are_inert(tmp_path: Path) -> None:
+    result = run("recommend", "--format", "\x1b]0;pwned\x07", cwd=tmp_path)
+    assert result.code == 2
+    assert_clean(result)
+    assert "\\x1b]0;pwned\\x07" in result.err
+
+
+# --- No overwrite without --force, and no window between check and rename ---------------
+
+
+def test_dangling_symlink_is_not_replaced_and_its_target_not_created(tmp_path: Path) -> None:
+    link = tmp_path / "out.md"
+    link.symlink_to(tmp_path / "elsewhere.md")
+    with pytest.raises(InputError, match="symbolic link"):
+        write_atomic(str(link), "text")
+    assert link.is_symlink() and not (tmp_path / "elsewhere.md").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.md"]
+
+
+@pytest.mark.parametrize("renameat2", [True, False], ids=["renameat2", "link-unlink"])
+@pytest.mark.parametrize("kind", ["file", "dangling-symlink", "fifo", "directory"])
+def test_publish_never_replaces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, renameat2: bool
+) -> None:
+    if not renameat2:
+        monkeypatch.setattr(safe_write, "_renameat2_noreplace", lambda src, dst: False)
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    src.write_text("new")
+    if kind == "file":
+        dst.write_text("old")
+    elif kind == "dangling-symlink":
+        dst.symlink_to(tmp_path / "nowhere")
+    elif kind == "fifo":
+        os.mkfifo(dst)
+    else:
+        dst.mkdir()
+    with pytest.raises(FileExistsError):
+        publish_no_replace(str(src), str(dst))
+    assert src.read_text() == "new"
+    if kind == "file":
+        assert dst.read_text() == "old"
+    assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.parametrize("renameat2", [True, False], ids=["renameat2", "link-unlink"])
+def test_a_file_that_appears_after_the_check_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, renameat2: bool
+) -> None:
+    """The race: another process creates the file between the check and the publish."""
+    if not renameat2:
+        monkeypatch.setattr(safe_write, "_renameat2_noreplace", lambda src, dst: False)
+    target = tmp_path / "report.md"
+    real = safe_write.publish_no_replace
+
+    def racing(src: str, dst: str) -> None:
+        Path(dst).write_text("written by someone else")
+        real(src, dst)
+
+    monkeypatch.setattr(safe_write, "publish_no_replace", racing)
+    with pytest.raises(InputError, match="file exists"):
+        write_atomic(str(target), "ours")
+    assert target.read_text() == "written by someone else"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"]  # no temporary left
+
+
+def test_renameat2_is_really_used_where_the_kernel_has_it(tmp_path: Path) -> None:
+    src, dst = tmp_path / "a", tmp_path / "b"
+    src.write_text("x")
+    assert safe_write._renameat2_noreplace(str(src), str(dst)) in (True, False)
+    if dst.exists():  # renamed atomically: the source is gone, the content moved
+        assert not src.exists() and dst.read_text() == "x"
+
+
+def test_force_replaces_a_symlink_itself_not_its_target(tmp_path: Path) -> None:
+    real = tmp_path / "real.md"
+    real.write_text("pointee")
+    link = tmp_path / "out.md"
+    link.symlink_to(real)
+    write_atomic(str(link), "new", force=True)
+    assert not link.is_symlink() and link.read_text() == "new"
+    assert real.read_text() == "pointee"
+
+
+def test_stdout_to_a_pipe_that_closes_early_is_not_a_traceback(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        f"python -m advisor recommend --example {EXAMPLE} --probes none | head -c 10",
+        shell=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        timeout=60,
+    )
+    assert "Traceback" not in proc.stderr
