@@ -79,7 +79,7 @@ def reference(framework: str) -> dict[str, Any]:
 def compare_matmul(frameworks: list[str], rounds: int) -> None:
     """Probe vs blocked_autorange, interleaved (reference, probe, reference) in each round."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from probes.runner import run_selected
+    from probes.run.orchestrate import run_selected
 
     print(
         "matmul 1000x1000 float32: probe vs torch.utils.benchmark blocked_autorange "
