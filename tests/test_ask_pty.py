@@ -19,6 +19,7 @@ import pytest
 from advisor.io.profile_writer import profile_yaml
 from advisor.io.profiles import load_profile
 from advisor.model.profile import Profile
+from advisor.model.said import said_paths
 from advisor.questionnaire import load_questions, path_lengths
 
 pexpect = pytest.importorskip("pexpect")
@@ -142,7 +143,8 @@ def test_tpu_training_brings_the_nodes_question_and_the_count_grows(tmp_path: Pa
     person.child.sendline("")
     assert person.next_question() == "training.nodes"
     totals = [int(n) for n in _totals(person.output)]
-    assert totals[-1] == totals[0] + 1  # the estimate grew by the nodes question
+    # the estimate grew by the nodes and the free-TPU-access questions
+    assert totals[-1] == totals[0] + 2
     person.child.sendintr()
     assert person.finish() == 130
 
@@ -269,8 +271,11 @@ def test_defaults_without_a_terminal_work(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert load_profile(tmp_path / "p.yaml") == Profile()
-    assert (tmp_path / "p.yaml").read_text() == profile_yaml(Profile())
+    written = load_profile(tmp_path / "p.yaml")
+    assert written == Profile()
+    # the default path's questions were answered (with their defaults), nothing else
+    assert len(said_paths(written)) == path_lengths()["default"]
+    assert (tmp_path / "p.yaml").read_text() == profile_yaml(written)
 
 
 def test_no_terminal_and_no_defaults_is_exit_2(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from advisor.decide.engine import decide
 from advisor.decide.rules import load_ruleset
 from advisor.io.profiles import example_path, load_profile
 from advisor.model.measurements import facts_from_probes
+from advisor.model.profile import Profile
 from advisor.report.render import render_report
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -57,8 +58,17 @@ def idle(run: dict[str, Any], *, decides: dict[tuple[str, str], float]) -> dict[
     return run
 
 
-def report(run: dict[str, Any], example: str, fmt: str = "markdown") -> tuple[Any, str]:
+def report(
+    run: dict[str, Any], example: str, fmt: str = "markdown", *, on: str | None = None
+) -> tuple[Any, str]:
+    """The report for an example; ``on`` says the project trains on that hardware instead
+    (the fixture's probes ran on a CPU, and measurements score only on the project's kind
+    of machine)."""
     profile = load_profile(str(example_path(example)))
+    if on is not None:
+        data = profile.model_dump(mode="json", exclude_unset=True)
+        data["hardware"] = {"training": [on], "inference": [on]}
+        profile = Profile.model_validate(data)
     decision = decide(profile, facts_from_probes(run), load_ruleset([]))
     text = render_report(
         decision, profile, run, fmt=fmt, profile_path="p.yaml", probe_level="standard"
@@ -104,7 +114,8 @@ def test_old_runs_without_comparisons_keep_the_ratio_of_medians() -> None:
 
 def test_rule_that_stands_aside_names_the_comparison_verdict() -> None:
     run = idle(v2(), decides={})
-    decision, text = report(run, "r6b-research-top-performance")
+    # on the project's own kind of machine (the fixture ran on a CPU)
+    decision, text = report(run, "r6b-research-top-performance", on="cpu")
     reasons = {s.id: s.reason for s in decision.skipped_rules}
     assert any("no measurable difference" in r for r in reasons.values()), reasons
     for rule_id, reason in reasons.items():
@@ -114,13 +125,15 @@ def test_rule_that_stands_aside_names_the_comparison_verdict() -> None:
     # a figure that was not measured at all says so, not "run with --probes quick"
     assert reasons["PERF011"] == "needs a figure this run did not measure"
     # the same run with a deciding train_step comparison fires the probe-aware rule instead
-    fired = decide(
-        load_profile(str(example_path("r6b-research-top-performance"))),
-        facts_from_probes(idle(v2(), decides={("train_step", "jax"): 2.1})),
-        load_ruleset([]),
-    )
+    deciding = idle(v2(), decides={("train_step", "jax"): 2.1})
+    fired, _ = report(deciding, "r6b-research-top-performance", on="cpu")
     used = [r for r in fired.rules if "facts.jax_over_pytorch_train_step" in r.facts_used]
     assert used and used[0].facts_used["facts.jax_over_pytorch_train_step"] == pytest.approx(2.1)
+    # for the project as written (it trains on NVIDIA GPUs) the CPU's figures are shown,
+    # not scored: the rule stands aside and says why
+    gpu, _ = report(deciding, "r6b-research-top-performance")
+    assert not [r for r in gpu.rules if r.facts_used]
+    assert "not scored" in {s.id: s.reason for s in gpu.skipped_rules}["PERF001"]
 
 
 def test_workload_chart_table_and_sentence_when_too_busy() -> None:

@@ -14,6 +14,7 @@ from advisor.io.profile_writer import profile_yaml
 from advisor.io.profiles import load_profile
 from advisor.model.errors import InputError
 from advisor.model.profile import Domain, Hardware, Profile, Serving
+from advisor.model.said import said_paths
 from advisor.questionnaire import (
     AnswerError,
     QuestionnaireStopped,
@@ -330,7 +331,8 @@ def test_a_skipped_question_drops_its_answer() -> None:
     paths = [qs.questions[i].path for i in relevant]
     number = paths.index("deployment.targets") + 1
     lines = _answers_until("deployment.serving", "online_api") + _enter_all(40)
-    lines = [*lines[: len(paths)], str(number), "batch", "y"]
+    # online_api brings one follow-up (the serving stack in place)
+    lines = [*lines[: len(paths) + 1], str(number), "batch", "y"]
     profile, _ = _session(lines)
     assert profile.deployment.targets == ["batch"]
     assert profile.deployment.serving == Serving.none  # serving no longer applies
@@ -406,12 +408,15 @@ def test_defaults_mode_fails_on_a_question_without_default(tmp_path: Path) -> No
 
 def test_written_yaml_has_help_comments_and_loads_back(tmp_path: Path) -> None:
     text = profile_yaml(REVISED)
+    said = said_paths(REVISED)
     for path in PROFILE_PATHS:
         description = model_field(path)[1].description
-        assert f"# {description}" in text, path
+        # the answers the profile gives are written with their help; the rest stay unsaid
+        assert (f"# {description}" in text) == (path in said), path
     target = tmp_path / "p.yaml"
     target.write_text(text)
     assert load_profile(target) == REVISED
+    assert said_paths(load_profile(target)) == said
 
 
 def test_path_lengths(qs) -> None:

@@ -139,12 +139,22 @@ def test_r3_without_tpus_is_a_close_call() -> None:
 
 
 def test_r5_and_r6b_rest_on_the_team_not_on_speed_claims() -> None:
-    """Without the functional/NumPy team the JAX verdicts of R5 and R6b do not hold."""
-    for name in ("r5-functional-team-large-scale", "r6b-research-top-performance"):
-        data = load(name)
-        data["team"]["functional_programming"] = False
-        data["team"]["experience"] = {"pytorch": "some", "jax": "none"}
-        assert decision(data, with_sensitivity=False).recommendation.framework == "pytorch", name
+    """Without the functional/NumPy team the JAX verdicts of R5 and R6b do not hold firmly:
+    R5 turns to PyTorch; R6b, whose per-example gradients and Hessians still favour JAX,
+    becomes a close call that is no longer rated high (before the decision model stopped
+    firing preference rules on default answers, a default-priority PyTorch bias tipped it)."""
+    r5 = load("r5-functional-team-large-scale")
+    r5["team"]["functional_programming"] = False
+    r5["team"]["experience"] = {"pytorch": "some", "jax": "none"}
+    assert decision(r5, with_sensitivity=False).recommendation.framework == "pytorch"
+    r6b = load("r6b-research-top-performance")
+    before = decision(r6b).recommendation
+    r6b["team"]["functional_programming"] = False
+    r6b["team"]["experience"] = {"pytorch": "some", "jax": "none"}
+    after = decision(r6b).recommendation
+    assert after.framework == "pytorch" or (
+        after.margin < before.margin / 2 and after.confidence != "high"
+    ), (before.margin, after.margin, after.confidence)
 
 
 def test_microcontroller_target_vetoes_jax_in_r2() -> None:

@@ -442,7 +442,8 @@ def test_profile_appendix_is_valid_yaml_of_the_profile() -> None:
     appendix = section(text, 9)
     fence = next(t for t in md_parser().parse(appendix) if t.type == "fence" and t.info == "yaml")
     assert yaml.safe_load(fence.content) == load_profile(str(INJECTION)).model_dump(mode="json")
-    assert "# default" in fence.content
+    # fields the profile did not give are marked, so the reader sees what was said
+    assert "# not said" in fence.content
 
 
 # --- injection ---------------------------------------------------------------------------

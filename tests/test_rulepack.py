@@ -36,7 +36,8 @@ def all_claims(current: bool) -> list[tuple[str, str]]:
 
 
 def test_pack_loads_with_a_sensible_number_of_rules() -> None:
-    assert 40 <= len(RULES) <= 80, len(RULES)
+    # grew from 67 when the profile gained the fields users need to say what decides their case
+    assert 40 <= len(RULES) <= 120, len(RULES)
 
 
 def test_rule_ids_are_unique_and_sources_recorded() -> None:

@@ -8,6 +8,8 @@ A condition is YAML data, parsed once into objects and checked against the model
     {field: PATH, OP: VALUE}  a comparison
 
 OP is one of eq, ne, lt, lte, gt, gte, in, not_in, contains, contains_any, contains_all.
+A comparison may add ``unsaid: true|false``, its result when the profile does not give
+that answer; without it, an unsaid answer makes the comparison unknown.
 PATH names a profile field (``deployment.targets``) or a measured fact
 (``facts.jit_speedup.jax``). Evaluation is three-valued: a comparison on a fact that was
 not measured is *unknown* (None), and a rule whose condition is unknown stands aside.
@@ -26,6 +28,7 @@ from typing import Any, Union
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
 from advisor.model.facts import Facts
 from advisor.model.field_guards import check_list, short_repr
 from advisor.model.profile import Profile, parse_count
@@ -218,10 +221,13 @@ class Compare(Condition):
     path: str
     op: str
     value: Any
+    unsaid: bool | None = None  # the result when the answer was not given (None: unknown)
 
     def evaluate(self, context: dict[str, Any]) -> bool | None:
         actual = context.get(self.path)
         if actual is None:
+            if self.unsaid is not None and self.path not in context:
+                return self.unsaid  # facts are always in the context, so only answers
             return None
         op, value = self.op, self.value
         if op == "eq":
@@ -302,7 +308,10 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
         raise ConditionError(
             f"expected all, any, not or field, got {sorted(map(str, keys))}{suggestion}", where
         )
-    ops = keys - {"field"}
+    unsaid = data.get("unsaid")
+    if "unsaid" in keys and not isinstance(unsaid, bool):
+        raise ConditionError("'unsaid' must be true or false", where)
+    ops = keys - {"field", "unsaid"}
     if len(ops) != 1:
         raise ConditionError(
             f"a comparison needs exactly one operator besides 'field' ({', '.join(OPERATORS)})",
@@ -318,7 +327,9 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
         value = _parse_operand(info, op, data[op])
     except ConditionError as exc:
         raise ConditionError(exc.message, where) from None
-    return Compare(info.path, op, value)
+    if unsaid is not None and info.is_fact:
+        raise ConditionError("'unsaid' applies to profile answers, not measured facts", where)
+    return Compare(info.path, op, value, unsaid)
 
 
 def _parse_operand(info: FieldInfo, op: str, raw: Any) -> Any:
@@ -355,37 +366,3 @@ def _check_items(items: list[Any], op: str, where: str = "when") -> None:
         check_list(items)
     except ValueError as exc:
         raise ConditionError(f"{op}: {exc}", where) from None
-
-
-def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
-    """Flatten nested plain dicts into dotted paths (lists stay whole)."""
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict):
-            out.update(flatten(value, path + "."))
-        else:
-            out[path] = value
-    return out
-
-
-def get_path(data: dict[str, Any], path: str) -> Any:
-    """Value at a dotted path in nested dicts."""
-    for part in path.split("."):
-        data = data[part]
-    return data
-
-
-def set_path(data: dict[str, Any], path: str, value: Any) -> None:
-    """Set the value at a dotted path in nested dicts."""
-    *parents, leaf = path.split(".")
-    for part in parents:
-        data = data[part]
-    data[leaf] = value
-
-
-def build_context(profile: Profile, facts: Facts | None) -> dict[str, Any]:
-    """The flat path -> value mapping that conditions read."""
-    context = flatten(profile.model_dump(mode="json"))
-    context.update(flatten((facts or Facts()).model_dump(mode="json"), "facts."))
-    return context

@@ -1,10 +1,8 @@
 """The rules engine: profile + facts + rules -> a scored, explained Decision.
 
-Scoring: each fired rule adds ``weight(criterion) * effect`` to a framework's raw
-score, where a criterion's weight is the mean of the profile priorities mapped to it
-in pack.yaml, divided by 3 (3 is neutral, 0 switches the criterion off). Raw scores
-map to 0-100 with ``50 + 50 * tanh(raw / 30)``: monotone and independent per
-framework. Vetoes exclude a framework whatever its score. Ties are broken by the
+Rules read only what the profile says; vetoes screen, decisive facts rank before the
+soft points, and a small documented prior says what the advisor believes before any
+answer (the arithmetic is in :mod:`advisor.decide.scoring`). Ties are broken by the
 number of supporting rules, then alphabetically, and the Decision says so.
 """
 
@@ -14,9 +12,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.decide.conditions import build_context
+from advisor.decide.measured import machine_context
 from advisor.decide.no_fit import explain_no_fit
 from advisor.decide.rules import Rule, RuleSet
-from advisor.decide.scoring import Evaluation, criterion_weights, evaluate, to_score
+from advisor.decide.scoring import (
+    Evaluation,
+    confidence,
+    criterion_weights,
+    decisive_conflict,
+    evaluate,
+    rule_effects,
+    to_score,
+)
 from advisor.decide.sensitivity import analyse
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.decision import (
@@ -25,12 +32,14 @@ from advisor.model.decision import (
     RankEntry,
     Recommendation,
     Risk,
+    RouteChoice,
     RulesetInfo,
     Sensitivity,
     SkippedRule,
 )
 from advisor.model.facts import Facts
 from advisor.model.profile import Profile
+from advisor.model.said import said_paths, substantive
 
 
 @dataclass(frozen=True)
@@ -39,17 +48,21 @@ class Scored:
 
     profile: Profile
     facts: Facts
-    context: dict[str, Any]
+    context: dict[str, Any]  # what the profile said, and the facts that may score
     weights: dict[str, float]
     evaluation: Evaluation
+    said: frozenset[str]
+    measurement_note: str | None
 
 
 def score(profile: Profile, facts: Facts | None, ruleset: RuleSet) -> Scored:
-    """Fire the rules on a profile and its measured facts."""
+    """Fire the rules on what a profile says and on the facts measured on its kind of machine."""
     facts = facts or Facts()
-    context = build_context(profile, facts)
+    said = said_paths(profile)
+    context, note = machine_context(build_context(profile, facts, said))
     weights = criterion_weights(ruleset, profile.priorities.model_dump())
-    return Scored(profile, facts, context, weights, evaluate(ruleset, context, weights))
+    evaluation = evaluate(ruleset, context, weights)
+    return Scored(profile, facts, context, weights, evaluation, said, note)
 
 
 def analyse_scored(scored: Scored, ruleset: RuleSet, *, seed: int = 0) -> Sensitivity:
@@ -86,12 +99,22 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
             vetoed=bool(ev.vetoes[fw]),
             veto_reasons=ev.vetoes[fw],
             supporting_rules=ev.support[fw],
+            decisive=round(ev.decisive[fw], 4),
+            soft=round(ev.soft[fw], 4),
         )
         for fw in order
     ]
-    fired = [_fired(rule, weights, context) for rule in ev.fired]
+    fired = [_fired(rule, weights, context, ruleset) for rule in ev.fired]
     fired.sort(key=lambda r: (-r.impact, r.id))
-    recommendation = _recommendation(ranking, ev, ruleset, context, sensitivity)
+    answered = substantive(scored.said)
+    # too thin: nothing fired, or a few answers and none of them a decisive fact
+    few = len(answered) < ruleset.meta.decision.thin_profile_answers
+    thin = not ev.fired or (few and not any(ev.decisive.values()))
+    conflict = decisive_conflict(ev.favoured)
+    full_context = build_context(scored.profile, scored.facts)  # stack and install choices
+    recommendation = _recommendation(
+        ranking, ev, ruleset, full_context, sensitivity, thin=thin, conflict=conflict
+    )
     breakdown = {c.id: dict.fromkeys(FRAMEWORKS, 0.0) for c in ruleset.meta.criteria}
     for rule in fired:
         for fw, value in rule.weighted.items():
@@ -99,6 +122,7 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     risks = [
         Risk(rule=r.id, framework=fw, text=text) for r in fired for fw, text in r.risks.items()
     ]
+    prior = ruleset.meta.prior
     no_fit = None
     if recommendation.all_vetoed:
         no_fit = explain_no_fit(scored.profile, scored.facts, ruleset, ev.vetoes)
@@ -108,7 +132,11 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
         ranking=ranking,
         rules=fired,
         skipped_rules=[
-            SkippedRule(id=r.id, title=r.title, reason=_skip_reason(r, scored.facts))
+            SkippedRule(
+                id=r.id,
+                title=r.title,
+                reason=scored.measurement_note or _skip_reason(r, scored.facts),
+            )
             for r in ev.skipped
         ],
         breakdown=breakdown,
@@ -122,6 +150,16 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
             rule_count=len(ruleset.rules),
         ),
         probes_used=any(v is not None for k, v in context.items() if k.startswith("facts.")),
+        answered=answered,
+        thin_profile=thin,
+        prior=(
+            {"effects": dict(prior.effects.items()), "why": prior.why}
+            if prior
+            else {"effects": dict.fromkeys(FRAMEWORKS, 0), "why": ""}
+        ),
+        decisive_facts={fw: ids for fw, ids in ev.favoured.items() if ids},
+        decisive_conflict=conflict,
+        measurement_note=scored.measurement_note,
     )
 
 
@@ -139,21 +177,35 @@ def _skip_reason(rule: Rule, facts: Facts) -> str:
     return NOT_MEASURED if facts.installed is None else NOT_IN_RUN
 
 
-def _fired(rule: Rule, weights: dict[str, float], context: dict[str, Any]) -> FiredRule:
+def _fired(
+    rule: Rule, weights: dict[str, float], context: dict[str, Any], ruleset: RuleSet
+) -> FiredRule:
     weight = weights[rule.criterion]
-    weighted = {fw: round(weight * d, 4) for fw, d in rule.effects.items() if d}
+    soft, decisive = rule_effects(rule, ruleset)
+    weighted = {fw: round(weight * d, 4) for fw, d in soft.items() if d}
+    units = {fw: d for fw, d in decisive.items() if d}
     facts_used = {
         path: context.get(path)
         for path in sorted(rule.condition.fields() if rule.condition else ())
         if path.startswith("facts.")
     }
-    impact = max([abs(v) for v in weighted.values()] + [100.0 if rule.veto.items() else 0.0])
+    unit = ruleset.meta.decision.decisive_unit
+    impact = max(
+        [abs(v) for v in weighted.values()]
+        + [abs(v) * unit for v in units.values()]
+        + [100.0 if rule.veto.items() else 0.0]
+    )
+    routes = []
+    if rule.route and ruleset.routes is not None:
+        venue = ruleset.routes.venues[rule.route]
+        routes = [RouteChoice(framework=fw, **venue.best(fw).model_dump()) for fw in FRAMEWORKS]
     return FiredRule(
         id=rule.id,
         title=rule.title,
         criterion=rule.criterion,
+        tier=rule.tier,
         weight=round(weight, 4),
-        effects={fw: d for fw, d in rule.effects.items() if d},
+        effects={fw: round(d) for fw, d in soft.items() if d},
         weighted=weighted,
         veto=dict(rule.veto.items()),
         risks=dict(rule.risks.items()),
@@ -161,6 +213,8 @@ def _fired(rule: Rule, weights: dict[str, float], context: dict[str, Any]) -> Fi
         evidence=rule.evidence,
         facts_used=facts_used,
         impact=round(impact, 4),
+        routes=routes,
+        decisive=units,
     )
 
 
@@ -170,6 +224,9 @@ def _recommendation(
     ruleset: RuleSet,
     context: dict[str, Any],
     sensitivity: Sensitivity | None,
+    *,
+    thin: bool,
+    conflict: bool,
 ) -> Recommendation:
     first = ranking[0]
     second = ranking[1] if len(ranking) > 1 else None
@@ -187,7 +244,15 @@ def _recommendation(
             "then alphabetically."
         )
     win_p = sensitivity.win_probability.get(first.framework) if sensitivity else None
-    confidence = _confidence(margin, win_p, tie, all_vetoed)
+    level = confidence(
+        ruleset.meta.decision,
+        margin=margin,
+        win_p=win_p,
+        tie=tie,
+        all_vetoed=all_vetoed,
+        thin=thin,
+        conflict=conflict,
+    )
     info = ruleset.meta.frameworks[first.framework]
     stack = [
         item
@@ -212,7 +277,7 @@ def _recommendation(
         score=first.score,
         runner_up=runner_up.framework if runner_up else None,
         margin=margin,
-        confidence=confidence,
+        confidence=level,
         tie_broken=tie,
         tie_note=tie_note,
         all_vetoed=all_vetoed,
@@ -242,16 +307,3 @@ def _nothing_fits(ruleset: RuleSet) -> Recommendation:
         starter=None,
         hedge=ruleset.meta.hedge,
     )
-
-
-def _confidence(margin: float, win_p: float | None, tie: bool, all_vetoed: bool) -> str:
-    """high / medium / low from the Monte-Carlo win probability (or the margin alone)."""
-    if tie or all_vetoed:
-        return "low"
-    if win_p is None:
-        return "high" if margin >= 15 else "medium" if margin >= 5 else "low"
-    if win_p >= 0.9 and margin >= 5:
-        return "high"
-    if win_p >= 0.65:
-        return "medium"
-    return "low"

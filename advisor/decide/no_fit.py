@@ -8,12 +8,8 @@ does, the rules to get past and the profile fields they test).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from pydantic import ValidationError
-
-from advisor.decide.conditions import flatten, set_path
 from advisor.decide.rules import RuleSet
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import FitChange, NoFit
@@ -26,23 +22,15 @@ def explain_no_fit(
 ) -> NoFit:
     """The reasons (veto texts) and, per framework, the cheapest change that lifts its vetoes."""
     from advisor.decide.scoring import criterion_weights, evaluate
-    from advisor.decide.sensitivity import _describe, candidate_changes
+    from advisor.decide.sensitivity import SaidContext, _describe, candidate_changes
 
-    base = profile.model_dump(mode="json")
-    fact_context = flatten(facts.model_dump(mode="json"), "facts.")
+    base = SaidContext(profile, facts)
     best: dict[str, tuple[float, str, Any, Any]] = {}
-    for path, old, new, _kind, cost in candidate_changes(profile, ruleset):
+    for path, old, new, _kind, cost in candidate_changes(base, ruleset):
         if path.startswith("priorities."):
             continue  # priorities move scores, never vetoes
-        changed = copy.deepcopy(base)
-        set_path(changed, path, new)
-        try:
-            candidate = Profile.model_validate(changed)
-        except ValidationError:
-            continue
-        context = flatten(candidate.model_dump(mode="json"))
-        context.update(fact_context)
-        result = evaluate(ruleset, context, criterion_weights(ruleset, changed["priorities"]))
+        context, priorities = base.changed(path, new)
+        result = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
         for fw in FRAMEWORKS:
             if not result.vetoes[fw] and (fw not in best or cost < best[fw][0]):
                 best[fw] = (cost, path, old, new)

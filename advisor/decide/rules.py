@@ -13,11 +13,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from advisor.decide.conditions import Condition, ConditionError, build_context, parse_condition
+from advisor.decide.routes import RouteTable, load_routes
 from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation, register_model
@@ -37,6 +38,7 @@ from advisor.model.rulepack import (
     Strict,
     Vetoes,
 )
+from advisor.model.said import said_paths
 
 
 class Rule(Strict):
@@ -47,6 +49,16 @@ class Rule(Strict):
     id: str = Field(pattern=r"^[A-Z]{2,5}[0-9]{3}$")
     title: str = Field(min_length=5)
     criterion: str = Field(pattern=CRITERION_ID)
+    tier: Literal["soft", "decisive"] = Field(
+        "soft",
+        description="decisive: a fact that settles the choice in practice; its effects count "
+        "in decisive units (1 = one such fact), ranked before every soft preference.",
+    )
+    route: str | None = Field(
+        None,
+        description="A venue of rules/data/routes.yaml: the rule scores each framework by its "
+        "best route there (added to `effects`).",
+    )
     when: Any = None
     effects: Effects = Field(default_factory=Effects)
     veto: Vetoes = Field(default_factory=Vetoes)
@@ -65,8 +77,10 @@ class Rule(Strict):
 
     @model_validator(mode="after")
     def _check(self) -> Rule:
-        if not any(v for _, v in self.effects.items()) and not self.veto.items():
-            raise ValueError("a rule needs at least one non-zero effect or a veto")
+        if not any(v for _, v in self.effects.items()) and not self.veto.items() and not self.route:
+            raise ValueError("a rule needs at least one non-zero effect or a veto (or a route)")
+        if self.tier == "decisive" and any(abs(v) > 2 for _, v in self.effects.items()):
+            raise ValueError("a decisive rule's effects count decisive units: -2..2")
         if all(e.status == "superseded" for e in self.evidence):
             raise ValueError(
                 "evidence: a rule needs at least one current claim, not only superseded ones"
@@ -89,6 +103,7 @@ class RuleSet:
     rules: list[Rule]
     sources: dict[str, str] = field(default_factory=dict)  # rule id -> file
     conditions: dict[tuple[str, str, int], Condition] = field(default_factory=dict)
+    routes: RouteTable | None = None
 
     def criterion(self, cid: str) -> CriterionInfo:
         return next(c for c in self.meta.criteria if c.id == cid)
@@ -195,7 +210,8 @@ def _check_examples(rule: Rule, doc: YamlDocument, loc: tuple[Any, ...], label: 
                     exc, doc, prefix=ex_loc, label=f"{label}: examples.{kind}[{i}]"
                 ) from None
             assert rule.condition is not None
-            result = rule.condition.evaluate(build_context(profile, facts))
+            context = build_context(profile, facts, said_paths(profile))
+            result = rule.condition.evaluate(context)
             if kind == "fire" and result is not True:
                 outcome = "stood aside (a fact is missing)" if result is None else "did not fire"
                 raise InputError(
@@ -223,11 +239,21 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     """Load the core pack plus any extra packs, checking ids are unique across all."""
     core = core or core_pack_dir()
     meta, conditions = load_pack_meta(core / "pack.yaml")
+    routes_file = core / "data" / "routes.yaml"
+    routes = load_routes(routes_file) if routes_file.is_file() else None
     rules: list[Rule] = []
     sources: dict[str, str] = {}
     for directory in [core, *(extra_dirs or [])]:
         for path in rule_files(directory):
             for rule, line in load_rule_file(path, meta):
+                if rule.route and (routes is None or rule.route not in routes.venues):
+                    known = ", ".join(sorted(routes.venues)) if routes else "none"
+                    raise InputError(
+                        f"unknown route venue '{rule.route}' (known: {known})",
+                        path=str(path),
+                        line=line,
+                        field=f"rule {rule.id}: route",
+                    )
                 if rule.id in sources:
                     raise InputError(
                         f"duplicate rule id (already defined in {sources[rule.id]})",
@@ -237,7 +263,7 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
                     )
                 sources[rule.id] = str(path)
                 rules.append(rule)
-    return RuleSet(meta=meta, rules=rules, sources=sources, conditions=conditions)
+    return RuleSet(meta=meta, rules=rules, sources=sources, conditions=conditions, routes=routes)
 
 
 def rule_files(directory: Path) -> list[Path]:

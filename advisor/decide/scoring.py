@@ -1,8 +1,18 @@
-"""The fast scoring core shared by the engine and the sensitivity analysis.
+"""The decision model's arithmetic, shared by the engine and the sensitivity analysis.
 
-A fired rule adds ``weight(criterion) * effect`` to a framework's raw score; a
-criterion's weight is the mean of the profile priorities mapped to it in pack.yaml,
-divided by 3. Raw scores map to 0-100 with ``50 + 50 * tanh(raw / 30)``.
+Rules read only what the profile says (:mod:`advisor.model.said`). MCDA in three stages:
+
+1. **Screening.** A rule's veto excludes a framework whatever its scores.
+2. **Decisive facts** (rules with ``tier: decisive``, and a venue where only one framework
+   has a mature route in rules/data/routes.yaml) add decisive units ``d``.
+3. **Soft preferences**: the prior plus ``weight(criterion) * effect`` of every other fired
+   rule, a compensatory sum ``s``; a criterion's weight is the mean of the profile
+   priorities mapped to it in pack.yaml, divided by 3 (3 is neutral, 0 switches it off).
+
+They combine lexicographically in one number that keeps the 0-100 scale:
+``raw = U * d + B * tanh(s / B)`` with ``2B < U`` (pack.yaml ``decision``), so any
+difference in decisive units outranks any difference in soft points, and with equal
+decisive units the soft points decide. The score shown is ``50 + 50 * tanh(raw / 30)``.
 """
 
 from __future__ import annotations
@@ -13,6 +23,7 @@ from typing import Any
 
 from advisor.decide.rules import Rule, RuleSet
 from advisor.frameworks import FRAMEWORKS
+from advisor.model.rulepack import DecisionModel
 
 SCORE_SCALE = 30.0
 
@@ -26,6 +37,9 @@ class Evaluation:
     raw: dict[str, float]
     vetoes: dict[str, list[str]]
     support: dict[str, int]
+    soft: dict[str, float]
+    decisive: dict[str, float]
+    favoured: dict[str, list[str]]  # framework -> decisive facts (rule ids) for it
 
     def order(self) -> list[str]:
         return rank_order(self.raw, self.vetoes, self.support)
@@ -58,9 +72,37 @@ def rank_order(
     )
 
 
+def prior_points(ruleset: RuleSet) -> dict[str, float]:
+    """What the advisor believes before any answer (pack.yaml ``prior``)."""
+    prior = ruleset.meta.prior
+    effects = dict(prior.effects.items()) if prior else {}
+    return {fw: float(effects.get(fw, 0)) for fw in FRAMEWORKS}
+
+
+def rule_effects(rule: Rule, ruleset: RuleSet) -> tuple[dict[str, float], dict[str, float]]:
+    """(soft effects, decisive units) of a fired rule, its route included."""
+    soft = {fw: float(d) for fw, d in rule.effects.items()}
+    decisive = dict.fromkeys(FRAMEWORKS, 0.0)
+    if rule.tier == "decisive":
+        soft, decisive = dict.fromkeys(FRAMEWORKS, 0.0), soft
+    if rule.route and ruleset.routes is not None:
+        for fw, points in ruleset.routes.effects(rule.route).items():
+            soft[fw] += points
+        sole = ruleset.routes.sole_runtime(rule.route)
+        if sole:
+            decisive[sole] += 1.0
+    return soft, decisive
+
+
 def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float]) -> Evaluation:
-    """Fire the rules on a flat context and add up their weighted effects."""
-    raw = dict.fromkeys(FRAMEWORKS, 0.0)
+    """Fire the rules on a flat context; decisive units and soft points per framework.
+
+    A rule whose condition is unknown stands aside: as skipped when a measurement is
+    missing, silently when the profile did not give an answer it needs.
+    """
+    soft = prior_points(ruleset)
+    decisive = dict.fromkeys(FRAMEWORKS, 0.0)
+    favoured: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
     support = dict.fromkeys(FRAMEWORKS, 0)
     vetoes: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
     fired: list[Rule] = []
@@ -69,21 +111,65 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
         assert rule.condition is not None
         result = rule.condition.evaluate(context)
         if result is None:
-            skipped.append(rule)
+            if any(context.get(f) is None for f in rule.condition.fields() if f[:6] == "facts."):
+                skipped.append(rule)
             continue
         if not result:
             continue
         fired.append(rule)
         weight = weights[rule.criterion]
-        for fw, delta in rule.effects.items():
-            raw[fw] += weight * delta
-            if delta > 0:
+        rule_soft, rule_decisive = rule_effects(rule, ruleset)
+        for fw in FRAMEWORKS:
+            soft[fw] += weight * rule_soft[fw]
+            if rule_soft[fw] > 0:
                 support[fw] += 1
+            if rule_decisive[fw]:  # facts, not preferences: no priority switches them off
+                decisive[fw] += rule_decisive[fw]
+                if rule_decisive[fw] > 0:
+                    favoured[fw].append(rule.id)
         for fw, reason in rule.veto.items():
             vetoes[fw].append(f"{rule.id}: {reason}")
-    return Evaluation(fired, skipped, raw, vetoes, support)
+    model = ruleset.meta.decision
+    raw = {fw: combine(decisive[fw], soft[fw], model) for fw in FRAMEWORKS}
+    return Evaluation(fired, skipped, raw, vetoes, support, soft, decisive, favoured)
+
+
+def combine(decisive: float, soft: float, model: DecisionModel) -> float:
+    """One raw number: decisive units first, the soft score bounded below half a unit."""
+    return model.decisive_unit * decisive + model.soft_bound * math.tanh(soft / model.soft_bound)
 
 
 def to_score(raw: float) -> float:
     """Map a raw score to 0-100 (50 is neutral)."""
     return round(50.0 + 50.0 * math.tanh(raw / SCORE_SCALE), 1)
+
+
+def decisive_conflict(favoured: dict[str, list[str]]) -> bool:
+    """True when decisive facts favour more than one framework."""
+    return sum(1 for fw in FRAMEWORKS if favoured.get(fw)) > 1
+
+
+def confidence(
+    model: DecisionModel,
+    *,
+    margin: float,
+    win_p: float | None,
+    tie: bool,
+    all_vetoed: bool,
+    thin: bool,
+    conflict: bool,
+) -> str:
+    """high / medium / low from the win probability, the margin and the profile's depth."""
+    if tie or all_vetoed or thin:
+        return "low"
+    if win_p is None:
+        level = "high" if margin >= 15 else "medium" if margin >= model.high_margin else "low"
+    elif win_p >= model.high_win_probability and margin >= model.high_margin:
+        level = "high"
+    elif win_p >= model.medium_win_probability:
+        level = "medium"
+    else:
+        level = "low"
+    if conflict and level == "high":
+        return "medium"
+    return level

@@ -1,33 +1,61 @@
-"""What would change the verdict.
+"""What would change the verdict, and how sure the verdict is.
 
 1. The smallest single change that flips the winner: every other value of every
    answer (enums, booleans, one item added to or removed from a list, numbers at the
    thresholds the rules compare them with) and every other level of every priority.
-   A priority step costs its distance; any other answer costs 1.
-2. Win probabilities: the priorities are perturbed with Gaussian noise (sd 1 level,
-   clipped to 0-5) in a seeded Monte-Carlo; the fired rules stay fixed, so this
-   measures how much the verdict rests on the weights the user chose.
+   A priority step costs its distance; any other answer costs 1. Changing an answer
+   the profile did not give means saying it.
+2. Win probabilities, seeded Monte-Carlo: each sample perturbs the priorities with
+   Gaussian noise (sd 1 level, clipped to 0-5) and, half the time, the answers a user is
+   least sure of: one said answer is dropped, or one judgement answer (experience,
+   functional style, purpose, determinism, code size) moves to a neighbouring value.
+   Answers behind a veto or a decisive fact are hard facts and are not perturbed. Each
+   framework's soft score also gets Gaussian noise (sd 1.5 points): the rules' integer
+   effects are judgements, and a near-tie should read as one.
 """
 
 from __future__ import annotations
 
-import copy
 import random
 import typing
 from enum import Enum
 from typing import Any
 
-from advisor.decide.conditions import PROFILE_PATHS, flatten, set_path
+from advisor.decide.conditions import PROFILE_PATHS, build_context
+from advisor.decide.measured import machine_context
 from advisor.decide.rules import RuleSet
-from advisor.decide.scoring import Evaluation, criterion_weights, evaluate, rank_order
+from advisor.decide.scoring import (
+    Evaluation,
+    combine,
+    criterion_weights,
+    evaluate,
+    prior_points,
+    rank_order,
+    rule_effects,
+)
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Flip, Sensitivity
 from advisor.model.facts import Facts
 from advisor.model.profile import Profile
+from advisor.model.said import said_paths
 
 SAMPLES = 2000
 NOISE_SD = 1.0
+ANSWER_SHARE = 0.5
+EFFECT_SD = 1.5  # soft points: the rules' integer effects are judgements, not measurements
 SKIP_PREFIXES = ("project.",)
+# Judgement answers: a user may well have put the neighbouring value.
+JUDGEMENTS = (
+    "purpose",
+    "determinism",
+    "existing_code_size",
+    "team.experience.pytorch",
+    "team.experience.jax",
+    "team.experience.tensorflow",
+    "team.functional_programming",
+    "team.new_to_deep_learning",
+    "team.numpy",
+)
 
 
 def analyse(
@@ -39,12 +67,14 @@ def analyse(
     *,
     seed: int = 0,
 ) -> Sensitivity:
-    flips, tried = find_flips(profile, facts, ruleset, current.winner)
+    base = SaidContext(profile, facts)
+    flips, tried = find_flips(base, ruleset, current.winner)
     by_fw: dict[str, Flip | None] = {}
     for fw in FRAMEWORKS:
         if fw != current.winner:
             by_fw[fw] = next((f for f in flips if f.new_winner == fw), None)
-    win = win_probabilities(ruleset, current, profile.priorities.model_dump(), seed=seed)
+    variants = answer_variants(base, ruleset, _protected(ruleset, current))
+    win = win_probabilities(ruleset, current, variants, base.priorities, seed=seed)
     return Sensitivity(
         smallest_flip=flips[0] if flips else None,
         flips_by_framework=by_fw,
@@ -53,32 +83,66 @@ def analyse(
         samples=SAMPLES,
         seed=seed,
         method=(
-            f"priorities perturbed by Gaussian noise (sd {NOISE_SD} level, clipped to 0-5), "
-            f"{SAMPLES} seeded samples; fired rules held fixed"
+            f"priorities perturbed by Gaussian noise (sd {NOISE_SD} level, clipped to 0-5) and, "
+            f"in {ANSWER_SHARE:.0%} of samples, one of {len(variants)} uncertain answers "
+            f"dropped or moved to a neighbouring value; each framework's soft score "
+            f"perturbed by Gaussian noise (sd {EFFECT_SD} points); {SAMPLES} seeded samples"
         ),
     )
 
 
-def candidate_changes(profile: Profile, ruleset: RuleSet) -> list[tuple[str, Any, Any, str, float]]:
+class SaidContext:
+    """The profile's said context (facts included), ready to be changed one answer at a time."""
+
+    def __init__(self, profile: Profile, facts: Facts) -> None:
+        self.said = said_paths(profile)
+        self.context = build_context(profile, facts, self.said)
+        self.full = build_context(profile, None)
+        self.priorities = profile.priorities.model_dump()
+
+    def changed(self, path: str, new: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(context, priorities) with one answer said as ``new`` (None: dropped)."""
+        context = dict(self.context)
+        priorities = dict(self.priorities)
+        if new is None:
+            context.pop(path, None)
+            if path.startswith("priorities."):
+                priorities[path.split(".", 1)[1]] = 3
+        else:
+            context[path] = new
+            if path.startswith("priorities."):
+                priorities[path.split(".", 1)[1]] = new
+        return machine_context(context)[0], priorities
+
+
+def candidate_changes(
+    base: SaidContext, ruleset: RuleSet
+) -> list[tuple[str, Any, Any, str, float]]:
     """(path, old, new, kind, cost) for every single-answer change worth trying."""
-    plain = flatten(profile.model_dump(mode="json"))
     thresholds = _thresholds(ruleset)
     out: list[tuple[str, Any, Any, str, float]] = []
     for path, annotation in PROFILE_PATHS.items():
         if path.startswith(SKIP_PREFIXES):
             continue
-        old = plain[path]
+        said = path in base.said
+        old = base.full[path]
         if path.startswith("priorities."):
             for level in range(6):
                 if level != old:
                     out.append((path, old, level, "priority", float(abs(level - old))))
             continue
-        for new in _alternatives(annotation, old, thresholds.get(path, set())):
+        if not said and isinstance(old, list):
+            old = []
+        elif not said:
+            for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
+                out.append((path, None, new, "answer", 1.0))  # saying an unsaid answer
+            continue
+        for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
             out.append((path, old, new, "answer", 1.0))
     return out
 
 
-def _alternatives(annotation: Any, old: Any, literals: set[Any]) -> list[Any]:
+def _alternatives(annotation: Any, old: Any, literals: set[Any], said: bool) -> list[Any]:
     if typing.get_origin(annotation) is list:
         item = typing.get_args(annotation)[0]
         values = (
@@ -88,9 +152,9 @@ def _alternatives(annotation: Any, old: Any, literals: set[Any]) -> list[Any]:
         removes = [[x for x in old if x != v] for v in old]
         return adds + removes
     if isinstance(annotation, type) and issubclass(annotation, Enum):
-        return [m.value for m in annotation if m.value != old]
+        return [m.value for m in annotation if m.value != old or not said]
     if annotation is bool:
-        return [not old]
+        return [not old] if said else [True, False]
     if annotation in (int, float):
         out = set()
         for t in literals:
@@ -99,7 +163,7 @@ def _alternatives(annotation: Any, old: Any, literals: set[Any]) -> list[Any]:
             step = 1 if annotation is int else abs(t) * 0.01 or 0.01
             for value in (t - step, t, t + step):
                 value = annotation(value)
-                if value != old and value >= 0:
+                if (value != old or not said) and value >= 0:
                     out.add(value)
         return sorted(out, key=lambda v: (abs(v - old), v))
     return []
@@ -115,25 +179,13 @@ def _thresholds(ruleset: RuleSet) -> dict[str, set[Any]]:
     return out
 
 
-def find_flips(
-    profile: Profile, facts: Facts, ruleset: RuleSet, winner: str
-) -> tuple[list[Flip], int]:
+def find_flips(base: SaidContext, ruleset: RuleSet, winner: str) -> tuple[list[Flip], int]:
     """All single changes that change the winner, smallest first."""
-    base = profile.model_dump(mode="json")
-    fact_context = flatten(facts.model_dump(mode="json"), "facts.")
     flips: list[Flip] = []
-    candidates = candidate_changes(profile, ruleset)
+    candidates = candidate_changes(base, ruleset)
     for path, old, new, kind, cost in candidates:
-        changed = copy.deepcopy(base)
-        set_path(changed, path, new)
-        try:
-            candidate = Profile.model_validate(changed)
-        except ValueError:
-            continue  # outside the field's allowed range
-        context = flatten(candidate.model_dump(mode="json"))
-        context.update(fact_context)
-        weights = criterion_weights(ruleset, changed["priorities"])
-        new_winner = evaluate(ruleset, context, weights).winner
+        context, priorities = base.changed(path, new)
+        new_winner = evaluate(ruleset, context, criterion_weights(ruleset, priorities)).winner
         if new_winner != winner:
             flips.append(
                 Flip(
@@ -152,12 +204,16 @@ def find_flips(
 
 def _distance(flip: Flip) -> float:
     a, b = flip.from_value, flip.to_value
+    if a is None:
+        return 0.0
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
         return abs(b - a) / (abs(a) + 1.0)
     return 0.0
 
 
 def _describe(path: str, old: Any, new: Any) -> str:
+    if old is None:
+        return f"answer {path}: {_fmt(new)}"
     if isinstance(old, list) and isinstance(new, list):
         added = [v for v in new if v not in old]
         removed = [v for v in old if v not in new]
@@ -173,15 +229,71 @@ def _fmt(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def win_probabilities(
-    ruleset: RuleSet, current: Evaluation, priorities: dict[str, Any], *, seed: int = 0
-) -> dict[str, float]:
-    """Share of perturbed-priority samples each framework wins (seeded, deterministic)."""
-    per_criterion: dict[str, dict[str, float]] = {}
+def _protected(ruleset: RuleSet, current: Evaluation) -> set[str]:
+    """Answers behind a veto or a decisive fact: hard facts, not perturbed."""
+    out: set[str] = set()
     for rule in current.fired:
-        row = per_criterion.setdefault(rule.criterion, dict.fromkeys(FRAMEWORKS, 0.0))
-        for fw, delta in rule.effects.items():
-            row[fw] += delta
+        _, decisive = rule_effects(rule, ruleset)
+        if rule.veto.items() or any(decisive.values()):
+            out |= rule.condition.fields() if rule.condition else set()
+    return out
+
+
+def answer_variants(
+    base: SaidContext, ruleset: RuleSet, protected: set[str] | None = None
+) -> list[dict[str, Any]]:
+    """Contexts with one uncertain answer dropped or moved to a neighbouring value.
+
+    Answers behind a veto or a decisive fact are hard facts and stay as said.
+    """
+    out = []
+    for path in sorted(base.said - (protected or set())):
+        if path.startswith(SKIP_PREFIXES) or path.startswith("priorities."):
+            continue
+        out.append(base.changed(path, None)[0])
+        if path in JUDGEMENTS:
+            for new in _neighbours(PROFILE_PATHS[path], base.context[path]):
+                out.append(base.changed(path, new)[0])
+    return out
+
+
+def _neighbours(annotation: Any, old: Any) -> list[Any]:
+    if annotation is bool:
+        return [not old]
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        values = [m.value for m in annotation]
+        i = values.index(old)
+        return [values[j] for j in (i - 1, i + 1) if 0 <= j < len(values)]
+    return []
+
+
+def _rows(ruleset: RuleSet, ev: Evaluation) -> dict[str, dict[str, float]]:
+    """Unweighted soft effects per criterion for the rules an evaluation fired."""
+    rows: dict[str, dict[str, float]] = {}
+    for rule in ev.fired:
+        row = rows.setdefault(rule.criterion, dict.fromkeys(FRAMEWORKS, 0.0))
+        soft, _ = rule_effects(rule, ruleset)
+        for fw in FRAMEWORKS:
+            row[fw] += soft[fw]
+    return rows
+
+
+def win_probabilities(
+    ruleset: RuleSet,
+    current: Evaluation,
+    variants: list[dict[str, Any]],
+    priorities: dict[str, Any],
+    *,
+    seed: int = 0,
+) -> dict[str, float]:
+    """Share of perturbed samples each framework wins (seeded, deterministic)."""
+    weights = criterion_weights(ruleset, priorities)
+    scenarios = [(current, _rows(ruleset, current))]
+    for context in variants:
+        ev = evaluate(ruleset, context, weights)
+        scenarios.append((ev, _rows(ruleset, ev)))
+    base_soft = prior_points(ruleset)
+    model = ruleset.meta.decision
     rng = random.Random(seed)
     names = list(priorities)
     wins = dict.fromkeys(FRAMEWORKS, 0)
@@ -190,13 +302,21 @@ def win_probabilities(
         sample = {
             n: min(5.0, max(0.0, float(priorities[n]) + rng.gauss(0.0, NOISE_SD))) for n in names
         }
-        raw = dict.fromkeys(FRAMEWORKS, 0.0)
+        pick = 0
+        if len(scenarios) > 1 and rng.random() < ANSWER_SHARE:
+            pick = rng.randrange(1, len(scenarios))
+        ev, rows = scenarios[pick]
+        soft = dict(base_soft)
         for cid, prios in criteria:
-            if not per_criterion.get(cid):
+            row = rows.get(cid)
+            if not row:
                 continue
-            row = per_criterion[cid]
             weight = sum(sample[p] for p in prios) / (3.0 * len(prios)) if prios else 1.0
             for fw in FRAMEWORKS:
-                raw[fw] += weight * row[fw]
-        wins[rank_order(raw, current.vetoes, current.support)[0]] += 1
+                soft[fw] += weight * row[fw]
+        raw = {
+            fw: combine(ev.decisive[fw], soft[fw] + rng.gauss(0.0, EFFECT_SD), model)
+            for fw in FRAMEWORKS
+        }
+        wins[rank_order(raw, ev.vetoes, ev.support)[0]] += 1
     return {fw: round(wins[fw] / SAMPLES, 4) for fw in FRAMEWORKS}

@@ -1,9 +1,11 @@
 """The one profile YAML writer, in two styles.
 
-- ``commented`` (``advisor ask``): every field preceded by its help as a comment, values
-  in block style, ready to edit and read back.
+- ``commented`` (``advisor ask``): the fields the profile says (a default is not an
+  answer), each preceded by its help as a comment, values in block style, ready to edit
+  and read back with the same answers.
 - ``annotated`` (the report's appendix): every value filled in as a flow value, with
-  ``# default`` where it equals the default. Strings escape line separators and braces
+  ``# not said`` where the profile did not give it and ``# default`` where a given answer
+  equals the default. Strings escape line separators and braces
   as ``\\uXXXX`` (which YAML reads back), so no template engine sees ``{{`` or ``{%``.
 """
 
@@ -16,6 +18,7 @@ from pydantic import BaseModel
 
 from advisor.io.safe_yaml import dump_yaml
 from advisor.model.profile import Profile
+from advisor.model.said import said_paths
 
 Style = Literal["commented", "annotated"]
 DEFAULT_HEADER = "Project profile for advisor, written by `advisor ask`."
@@ -32,7 +35,10 @@ def profile_yaml(profile: Profile, *, style: Style = "commented", header: str | 
             "",
         ]
     defaults = Profile().model_dump(mode="json")
-    _model_lines(Profile, data, defaults, 0, lines, style)
+    said = said_paths(profile)
+    if style == "commented" and not said:
+        lines.append("{}")
+    _model_lines(Profile, data, defaults, 0, lines, style, said)
     if style == "annotated":
         return "\n".join(lines)
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -45,10 +51,16 @@ def _model_lines(
     depth: int,
     out: list[str],
     style: Style,
+    said: frozenset[str],
+    prefix: str = "",
 ) -> None:
     pad = "  " * depth
     commented = style == "commented"
     for name, info in model.model_fields.items():
+        path = f"{prefix}{name}"
+        given = path in said or any(p.startswith(path + ".") for p in said)
+        if commented and not given:
+            continue
         annotation = info.annotation
         nested = isinstance(annotation, type) and issubclass(annotation, BaseModel)
         if commented and depth == 0 and out and out[-1] != "":
@@ -61,12 +73,20 @@ def _model_lines(
             if commented and doc:
                 out.append(f"{pad}# {' '.join(doc.split())}")
             out.append(f"{pad}{name}:")
-            _model_lines(annotation, data[name], defaults[name], depth + 1, out, style)
+            _model_lines(
+                annotation, data[name], defaults[name], depth + 1, out, style, said, path + "."
+            )
         elif commented:
             chunk = dump_yaml({name: data[name]}).rstrip("\n").splitlines()
             out.extend(pad + line for line in chunk)
         else:
-            mark = "  # default" if defaults.get(name) == data[name] else ""
+            mark = (
+                "  # not said"
+                if not given
+                else "  # default"
+                if defaults.get(name) == data[name]
+                else ""
+            )
             out.append(f"{pad}{name}: {flow_scalar(data[name])}{mark}")
 
 

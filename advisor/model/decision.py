@@ -12,10 +12,22 @@ from pydantic import BaseModel, Field
 from advisor.model.rulepack import Evidence, InstallOption, StackItem
 
 
+class RouteChoice(BaseModel):
+    """A framework's best route to where the model must run (rules/data/routes.yaml)."""
+
+    framework: str
+    route: str
+    maturity: str
+    url: str
+    checked: str
+    note: str = ""
+
+
 class FiredRule(BaseModel):
     id: str
     title: str
     criterion: str
+    tier: str = "soft"
     weight: float
     effects: dict[str, int]
     weighted: dict[str, float]
@@ -25,6 +37,8 @@ class FiredRule(BaseModel):
     evidence: list[Evidence]
     facts_used: dict[str, Any] = Field(default_factory=dict)
     impact: float
+    routes: list[RouteChoice] = Field(default_factory=list)
+    decisive: dict[str, float] = Field(default_factory=dict)
 
 
 class SkippedRule(BaseModel):
@@ -41,6 +55,8 @@ class RankEntry(BaseModel):
     vetoed: bool
     veto_reasons: list[str]
     supporting_rules: int
+    decisive: float = 0.0
+    soft: float = 0.0
 
 
 class Flip(BaseModel):
@@ -129,4 +145,10 @@ class Decision(BaseModel):
     sensitivity: Sensitivity | None
     ruleset: RulesetInfo
     probes_used: bool
+    answered: list[str] = Field(default_factory=list)
+    thin_profile: bool = False
+    prior: dict[str, Any] = Field(default_factory=dict)
+    decisive_facts: dict[str, list[str]] = Field(default_factory=dict)
+    decisive_conflict: bool = False
+    measurement_note: str | None = None
     no_fit: NoFit | None = None  # set when every framework is vetoed

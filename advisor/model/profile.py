@@ -7,102 +7,34 @@ a partial profile is valid.
 
 from __future__ import annotations
 
-import re
-from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from advisor.frameworks import per_framework_model
+from advisor.model.choices import (  # noqa: F401  (re-exported: the profile's vocabulary)
+    MAX_COUNT_CHARS,
+    Choice,
+    CodeSize,
+    Determinism,
+    Domain,
+    DType,
+    EdgeHardware,
+    ExistingCode,
+    Experience,
+    Hardware,
+    Language,
+    LibraryFamily,
+    ModelFamily,
+    Purpose,
+    Serving,
+    ServingStack,
+    Simulator,
+    Target,
+    parse_count,
+    parse_megabytes,
+)
 from advisor.model.field_guards import guard_field
-
-
-class Choice(str, Enum):
-    """A string enum whose members print as their value."""
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class Purpose(Choice):
-    research = "research"
-    production = "production"
-    both = "both"
-
-
-class Domain(Choice):
-    vision = "vision"
-    nlp = "nlp"
-    speech = "speech"
-    rl = "rl"
-    scientific = "scientific"
-    generative = "generative"
-    tabular = "tabular"
-    recommender = "recommender"
-
-
-class Hardware(Choice):
-    cpu = "cpu"
-    nvidia_gpu = "nvidia_gpu"
-    amd_gpu = "amd_gpu"
-    tpu = "tpu"
-    apple_silicon = "apple_silicon"
-
-
-class Target(Choice):
-    server = "server"
-    mobile = "mobile"
-    browser = "browser"
-    microcontroller = "microcontroller"
-    edge = "edge"
-    batch = "batch"
-
-
-class Serving(Choice):
-    online_api = "online_api"
-    llm_serving = "llm_serving"
-    none = "none"
-
-
-class Experience(Choice):
-    none = "none"
-    some = "some"
-    expert = "expert"
-
-
-class LibraryFamily(Choice):
-    vision = "vision"
-    nlp = "nlp"
-    rl = "rl"
-    probabilistic = "probabilistic"
-
-
-class ExistingCode(Choice):
-    pytorch = "pytorch"
-    tf1 = "tf1"
-    tf2_keras = "tf2_keras"
-    jax = "jax"
-    numpy = "numpy"
-
-
-class Determinism(Choice):
-    none = "none"
-    preferred = "preferred"
-    required = "required"
-
-
-class ModelFamily(Choice):
-    mlp = "mlp"
-    cnn = "cnn"
-    transformer = "transformer"
-    rnn = "rnn"
-    other = "other"
-
-
-class DType(Choice):
-    float32 = "float32"
-    bfloat16 = "bfloat16"
-    float16 = "float16"
 
 
 class Section(BaseModel):
@@ -113,29 +45,27 @@ class Section(BaseModel):
     _guard = field_validator("*", mode="before")(guard_field)
 
 
-_SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
-# Linear: no two quantifiers can match the same digits (no catastrophic backtracking).
-_COUNT = re.compile(
-    r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?\s*(?:([kmbgt])\s*)?", re.IGNORECASE
-)
-MAX_COUNT_CHARS = 64
+DISPLAY_ONLY = "x-display-only"
 
 
-def parse_count(value: Any) -> Any:
-    """Accept 7e9, '7e9', '7B', '350M', '1.5k' as parameter counts."""
-    if isinstance(value, str):
-        text = value.replace("_", "").replace(",", "")
-        match = _COUNT.fullmatch(text) if len(text) <= MAX_COUNT_CHARS else None
-        if not match:
-            raise ValueError("expected a number such as 125000000, 350M, 7B or 1.5e11")
-        number, exponent, suffix = match.groups()
-        return float(number + (exponent or "")) * _SUFFIX.get((suffix or "").lower(), 1.0)
-    return value
+def display_only(reason: str) -> dict[str, Any]:
+    """Field metadata for an answer no rule reads: shown or used by the probes only."""
+    return {DISPLAY_ONLY: reason}
 
 
 class Project(Section):
-    name: str = Field("Unnamed project", max_length=200, description="A name for the report.")
-    notes: str = Field("", max_length=4000, description="Free-text notes, shown in the report.")
+    name: str = Field(
+        "Unnamed project",
+        max_length=200,
+        description="A name for the report.",
+        json_schema_extra=display_only("a label for the report"),
+    )
+    notes: str = Field(
+        "",
+        max_length=4000,
+        description="Free-text notes, shown in the report.",
+        json_schema_extra=display_only("shown in the report as written"),
+    )
 
 
 class ModelScale(Section):
@@ -157,6 +87,16 @@ class TrainingScale(Section):
         description="Accelerators (GPUs or TPU chips) used for one training run.",
     )
     nodes: int = Field(1, ge=1, le=100_000, description="Machines used for one training run.")
+    federated: bool = Field(
+        False,
+        description="Trains across many clients' devices without collecting their data "
+        "(federated learning).",
+    )
+    on_device: bool = Field(
+        False,
+        description="Trains or fine-tunes on the end device itself (phone, browser, "
+        "microcontroller), not only on servers.",
+    )
 
 
 class HardwarePlan(Section):
@@ -168,6 +108,11 @@ class HardwarePlan(Section):
         default_factory=lambda: [Hardware.nvidia_gpu],
         description="Hardware the model runs on in production or for evaluation.",
     )
+    free_tpu_access: bool = Field(
+        False,
+        description="TPUs at no cost to the project (TPU Research Cloud, credits, Kaggle or "
+        "Colab TPUs).",
+    )
 
 
 class Deployment(Section):
@@ -175,6 +120,30 @@ class Deployment(Section):
         default_factory=lambda: [Target.server], description="Where trained models must run."
     )
     serving: Serving = Field(Serving.none, description="How models are served, if at all.")
+    serving_stack: ServingStack = Field(
+        ServingStack.none,
+        description="Serving stack already running in production: TF Serving or TFX, NVIDIA "
+        "Triton, vLLM, another, or none.",
+    )
+    edge_hardware: list[EdgeHardware] = Field(
+        default_factory=list,
+        description="Accelerators on the edge or mobile devices: Coral Edge TPU, phone NPUs "
+        "(Qualcomm, MediaTek, Pixel), Apple Neural Engine, NVIDIA Jetson, Intel NPU, Arm Ethos-U.",
+    )
+    device_memory_mb: float = Field(
+        0,
+        ge=0,
+        le=1e7,
+        description="Memory for the model on the smallest target device, in MB (0.25 for a "
+        "256 KB microcontroller); 0 means no particular limit.",
+    )
+    open_weights: bool = Field(
+        False,
+        description="The trained weights are released publicly for a community to use and "
+        "fine-tune.",
+    )
+
+    _memory = field_validator("device_memory_mb", mode="before")(parse_megabytes)
 
 
 if TYPE_CHECKING:
@@ -202,6 +171,11 @@ class Team(Section):
         False, description="At ease with functional programming (pure functions, no mutation)."
     )
     numpy: bool = Field(True, description="Fluent in NumPy.")
+    languages: list[Language] = Field(
+        default_factory=list,
+        description="Languages besides Python the model code must live with: JavaScript, "
+        "C++, Swift/Kotlin, Java, Rust.",
+    )
 
 
 class Ecosystem(Section):
@@ -235,15 +209,46 @@ class Priorities(Section):
 
 class Workload(Section):
     model_family: ModelFamily = Field(
-        ModelFamily.mlp, description="Kind of model the probes should imitate."
+        ModelFamily.mlp,
+        description="Kind of model the probes should imitate.",
+        json_schema_extra=display_only("shapes the probes' workload; no rule reads it"),
     )
-    batch_size: int = Field(64, ge=1, le=65536, description="Typical training batch size.")
+    batch_size: int = Field(
+        64,
+        ge=1,
+        le=65536,
+        description="Typical training batch size.",
+        json_schema_extra=display_only("shapes the probes' workload; no rule reads it"),
+    )
     dtype: DType = Field(DType.float32, description="Training precision.")
     per_example_gradients: bool = Field(
         False, description="Needs per-example gradients (differential privacy, influence, ...)."
     )
     higher_order_derivatives: bool = Field(
         False, description="Needs Hessians or other higher-order derivatives."
+    )
+    simulator: Simulator = Field(
+        Simulator.none,
+        description="Where environments or simulators run: none; on CPUs (Gymnasium, MuJoCo); "
+        "on the accelerator, stepping inside the training program, compiled and vectorised "
+        "with the model (accelerator); or an existing accelerator simulator built on JAX "
+        "(Brax, MJX, gymnax, JAX-MD) or handing PyTorch tensors to the policy (Isaac Lab, "
+        "ManiSkill, Genesis).",
+    )
+    compiled_training_loop: bool = Field(
+        False,
+        description="The whole training loop (many steps, or many runs or seeds at once) is "
+        "compiled into one accelerator program (lax.scan, vmap over runs).",
+    )
+    differentiable_solver: bool = Field(
+        False,
+        description="Gradients flow through a numerical solver (ODE/PDE solvers, physics "
+        "simulation, root finding, optimisation layers).",
+    )
+    sparse_embeddings: bool = Field(
+        False,
+        description="Large sparse embedding tables (recommenders, ads ranking: millions to "
+        "billions of ids).",
     )
 
 
@@ -274,6 +279,15 @@ class Profile(Section):
     ecosystem: Ecosystem = Field(default_factory=Ecosystem, description="Ecosystem needs.")
     existing_code: list[ExistingCode] = Field(
         default_factory=list, description="Code the project already has (empty for none)."
+    )
+    existing_code_size: CodeSize = Field(
+        CodeSize.small,
+        description="How much existing code: small (scripts, a prototype) or large (a "
+        "production codebase or many models, with the team that maintains it).",
+    )
+    migrating_away: bool = Field(
+        False,
+        description="The team has decided to move off the framework of its existing code.",
     )
     priorities: Priorities = Field(default_factory=Priorities, description="What matters most.")
     determinism: Determinism = Field(

@@ -144,12 +144,42 @@ class FrameworkInfo(Strict):
     starter: str
 
 
+class Prior(Strict):
+    """What the advisor believes before any answer: one small, documented term."""
+
+    effects: Effects
+    why: str = Field(min_length=10)
+    evidence: list[Evidence] = Field(min_length=1)
+
+
+class DecisionModel(Strict):
+    """The constants of the decision model (see advisor/decide/scoring.py)."""
+
+    decisive_unit: float = Field(60.0, gt=0)
+    soft_bound: float = Field(29.0, gt=0)
+    thin_profile_answers: int = Field(3, ge=0)
+    high_win_probability: float = Field(0.9, ge=0, le=1)
+    high_margin: float = Field(8.0, ge=0)
+    medium_win_probability: float = Field(0.65, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _lexicographic(self) -> DecisionModel:
+        if 2 * self.soft_bound >= self.decisive_unit:
+            raise ValueError(
+                "soft_bound must be below half a decisive unit, so no pile of soft "
+                "preferences outvotes one decisive fact"
+            )
+        return self
+
+
 class PackMeta(Strict):
     ruleset: str
     version: str
     criteria: list[CriterionInfo]
     frameworks: dict[str, FrameworkInfo]
     hedge: str = ""
+    prior: Prior | None = None
+    decision: DecisionModel = Field(default_factory=DecisionModel)
 
     @model_validator(mode="after")
     def _complete(self) -> PackMeta:

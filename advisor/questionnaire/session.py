@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from advisor.decide.conditions import (
-    set_path,
-)
+from advisor.decide.conditions import get_path
 from advisor.model.errors import InputError
 from advisor.model.profile import Profile
+from advisor.model.said import profile_from_paths, said_paths
 from advisor.questionnaire.loader import load_questions
 from advisor.questionnaire.spec import (
     ASCII_NUMBER,
@@ -35,6 +33,8 @@ class Session:
         self.base = base
         self.term = term
         self.revising = revising
+        # answers the revised profile gave: kept as said even when no question asks them now
+        self.said: frozenset[str] = frozenset()
         self.answers: dict[str, Any] = {}
         self._section = ""
 
@@ -137,13 +137,15 @@ class Session:
             self.term.say(f"  Invalid answer: type y, n or a number from 1 to {len(relevant)}")
 
     def profile(self) -> Profile:
-        """The profile these answers produce."""
+        """The profile these answers produce: the questions asked, plus what a revised
+        profile said. A question that was not asked leaves its field unsaid (a default is
+        not an answer)."""
         relevant, context = self.qs.walk(self.answers, self.base)
-        data = copy.deepcopy(self.base)
+        values = {path: get_path(self.base, path) for path in self.said}
         for index in relevant:
             path = self.qs.questions[index].path
-            set_path(data, path, context[path])
-        return Profile.model_validate(data)
+            values[path] = context[path]
+        return profile_from_paths(values)
 
 
 def run_questionnaire(
@@ -162,6 +164,8 @@ def run_questionnaire(
     """
     qs = questions or load_questions()
     session = Session(qs, qs.base(base), terminal or Terminal(), revising=base is not None)
+    if base is not None:
+        session.said = said_paths(base)
     if defaults:
         relevant, context = qs.walk({}, session.base)
         for index in relevant:

@@ -18,6 +18,8 @@ def flip_text(flip: Flip | None) -> str | None:
         field = flip.path.split(".", 1)[-1].replace("_", " ")
         return f"set the priority '{field}' from {flip.from_value} to {flip.to_value}"
     old, new = flip.from_value, flip.to_value
+    if old is None:
+        return f"answer {flip.path}: {_answer(new)} (the profile does not say yet)"
     if isinstance(old, list) or isinstance(new, list):
         return str(flip.description)  # "add 'x' to ..." / "remove 'x' from ..."
     return f"change {flip.path} from {_answer(old)} to {_answer(new)}"

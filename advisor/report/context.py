@@ -26,6 +26,7 @@ from advisor.report import (
     why,
     workload,
 )
+from advisor.report.basis import basis
 from advisor.report.labels import HARDWARE_LABELS
 
 
@@ -63,4 +64,5 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
             HARDWARE_LABELS.get(h.value, h.value) for h in inp.profile.hardware.training
         ),
         "show_hedge": bool(rec.hedge) and rec.confidence in ("low", "medium"),
+        "basis": basis(inp.decision),
     }

@@ -33,9 +33,22 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
         "## Effect",
         "",
     ]
+    unit = "decisive unit(s), ranked before every soft point" if rule.tier == "decisive" else ""
     for fw, delta in rule.effects.items():
         if delta:
-            lines.append(f"- {fw}: {delta:+d}")
+            lines.append(f"- {fw}: {delta:+d} {unit}".rstrip())
+    if rule.route and ruleset.routes is not None:
+        venue = ruleset.routes.venues[rule.route]
+        points = ruleset.routes.effects(rule.route)
+        lines.append(
+            f"- scored by each framework's best route to '{rule.route}' ({md_inline(venue.title)}):"
+        )
+        for fw in points:
+            best = venue.best(fw)
+            lines.append(f"  - {fw}: {md_inline(best.route)} ({best.maturity}, {points[fw]:+d})")
+        sole = ruleset.routes.sole_runtime(rule.route)
+        if sole:
+            lines.append(f"  - only {sole} has a mature route here: one decisive unit for {sole}")
     for fw, reason in rule.veto.items():
         lines.append(f"- {fw}: vetoed. {md_inline(reason)}")
     lines += ["", "## Why", "", md_inline(rule.why), "", "## Evidence", ""]

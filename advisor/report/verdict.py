@@ -57,9 +57,12 @@ def verdict(decision: Decision) -> str:
     odds = ""
     samples = f"{sens.samples if sens else 0:,}"
     if win is not None and win >= 1:
-        odds = f", winning in all {samples} random re-weightings of your priorities"
+        odds = f", winning in all {samples} random perturbations of your priorities and answers"
     elif win is not None:
-        odds = f", winning in {fmt_pct(win)} of {samples} random re-weightings of your priorities"
+        odds = (
+            f", winning in {fmt_pct(win)} of {samples} random perturbations of your "
+            "priorities and answers"
+        )
     if rec.all_vetoed:
         return _no_fit_sentence(decision.no_fit)
     if rec.runner_up is None:
@@ -100,7 +103,7 @@ def standing(decision: Decision) -> list[dict[str, Any]]:
                 "framework": fw,
                 "name": entry.name,
                 "score": entry.score,
-                "points": entry.raw,
+                "points": entry.soft,  # the breakdown's total; decisive units are shown beside it
                 "supporting_rules": entry.supporting_rules,
                 "status": status,
                 "win_probability": win.get(fw),

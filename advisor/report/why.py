@@ -10,9 +10,15 @@ from advisor.report.knowledge import package_release
 from advisor.report.labels import TOP_RULES, criterion_label, name
 from advisor.report.text import fmt_num
 
+MINUS = "\u2212"
 
-def _effects_text(weighted: dict[str, float]) -> str:
-    parts = []
+
+def _effects_text(weighted: dict[str, float], decisive: dict[str, float] | None = None) -> str:
+    parts = [
+        f"decisive: {name(fw)} {'+' if v > 0 else MINUS}{abs(v):g}"
+        for fw, v in (decisive or {}).items()
+        if v
+    ]
     for fw in FRAMEWORKS:
         value = weighted.get(fw)
         if value:
@@ -28,7 +34,7 @@ def why(decision: Decision) -> dict[str, Any]:
     for rule in decision.rules:
         for fw, reason in rule.veto.items():
             vetoes.append({"framework": fw, "name": name(fw), "rule": rule.id, "reason": reason})
-        if not rule.weighted:
+        if not rule.weighted and not rule.decisive:
             continue
         evidence = [
             {
@@ -44,7 +50,7 @@ def why(decision: Decision) -> dict[str, Any]:
                 "title": rule.title,
                 "criterion": criterion_label(rule.criterion),
                 "why": rule.why,
-                "effects": _effects_text(rule.weighted),
+                "effects": _effects_text(rule.weighted, rule.decisive),
                 "impact": rule.impact,
                 "evidence": evidence,
                 "facts_used": [
@@ -87,12 +93,26 @@ def breakdown(decision: Decision) -> dict[str, Any]:
                 "moved": any(per.get(fw) for fw in FRAMEWORKS),
             }
         )
+    prior = decision.prior.get("effects") or {}
+    if any(prior.values()):
+        rows.insert(
+            0,
+            {
+                "criterion": "Prior (before any answer)",
+                "id": "prior",
+                "weight": 1.0,
+                "points": {fw: float(prior.get(fw, 0)) for fw in FRAMEWORKS},
+                "moved": True,
+            },
+        )
     ranking = decision.ranking
+    decisive = {e.framework: e.decisive for e in ranking}
     return {
         "rows": rows,
+        "decisive": decisive if any(decisive.values()) else None,
         "moved": [r for r in rows if r["moved"]],
         "unmoved": [r["criterion"] for r in rows if not r["moved"]],
-        "totals": {e.framework: e.raw for e in ranking},
+        "totals": {e.framework: e.soft for e in ranking},
         "scores": {e.framework: e.score for e in ranking},
         "order": [e.framework for e in ranking],
     }

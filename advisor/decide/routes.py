@@ -1,0 +1,87 @@
+"""Export and serving routes as data (rules/data/routes.yaml).
+
+For each venue (a deployment target, an edge accelerator or a serving mode) and each
+framework: the routes that reach it, their maturity and source. Deployment rules that
+name a venue score each framework by its best route; a venue where only one framework
+has a mature route is a decisive fact for that framework.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from advisor.frameworks import FRAMEWORKS
+from advisor.io.safe_yaml import load_yaml_file
+from advisor.io.validation import input_error_from_validation
+from advisor.model.errors import InputError
+
+Maturity = Literal["native", "mature", "beta", "experimental", "none"]
+MATURITY_ORDER: tuple[str, ...] = ("native", "mature", "beta", "experimental", "none")
+RUNNABLE = ("native", "mature")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Route(_Strict):
+    route: str = Field(min_length=3)
+    maturity: Maturity
+    url: str = Field(pattern=r"^https?://\S+$")
+    checked: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+    note: str = ""
+
+
+class Venue(_Strict):
+    title: str
+    routes: dict[str, list[Route]]
+
+    @model_validator(mode="after")
+    def _every_framework(self) -> Venue:
+        if set(self.routes) != set(FRAMEWORKS) or not all(self.routes.values()):
+            raise ValueError(f"routes must list at least one route for each of {FRAMEWORKS}")
+        return self
+
+    def best(self, framework: str) -> Route:
+        """The most mature route for a framework."""
+        return min(self.routes[framework], key=lambda r: MATURITY_ORDER.index(r.maturity))
+
+
+class RouteTable(_Strict):
+    as_of: str
+    points: dict[Maturity, int]
+    venues: dict[str, Venue]
+
+    @model_validator(mode="after")
+    def _complete(self) -> RouteTable:
+        if set(self.points) != set(MATURITY_ORDER):
+            raise ValueError(f"points must give a value for each of {MATURITY_ORDER}")
+        return self
+
+    def effects(self, venue: str) -> dict[str, int]:
+        """Points per framework for a venue, from its best route's maturity."""
+        v = self.venues[venue]
+        return {fw: self.points[v.best(fw).maturity] for fw in FRAMEWORKS}
+
+    def sole_runtime(self, venue: str) -> str | None:
+        """The framework that alone has a mature route, when all others are experimental."""
+        v = self.venues[venue]
+        ready = [fw for fw in FRAMEWORKS if v.best(fw).maturity in RUNNABLE]
+        if len(ready) != 1:
+            return None
+        others = [v.best(fw).maturity for fw in FRAMEWORKS if fw != ready[0]]
+        return ready[0] if all(m in ("experimental", "none") for m in others) else None
+
+
+def load_routes(path: Path) -> RouteTable:
+    """Load and validate the route table."""
+    doc = load_yaml_file(path)
+    if not isinstance(doc.data, dict):
+        raise InputError("top level must be a mapping", path=str(path), line=1)
+    try:
+        return RouteTable.model_validate(doc.data)
+    except ValidationError as exc:
+        raise input_error_from_validation(exc, doc) from None

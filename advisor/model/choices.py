@@ -1,0 +1,193 @@
+"""The vocabulary of the profile: the enums its answers choose from, and the parsers
+for counts (7B, 350M) and sizes (256KB, 4GB). :mod:`advisor.model.profile` builds the
+profile's sections from them and re-exports them.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from typing import Any
+
+
+class Choice(str, Enum):
+    """A string enum whose members print as their value."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Purpose(Choice):
+    research = "research"
+    production = "production"
+    both = "both"
+
+
+class Domain(Choice):
+    vision = "vision"
+    nlp = "nlp"
+    speech = "speech"
+    rl = "rl"
+    scientific = "scientific"
+    generative = "generative"
+    tabular = "tabular"
+    recommender = "recommender"
+
+
+class Hardware(Choice):
+    cpu = "cpu"
+    nvidia_gpu = "nvidia_gpu"
+    amd_gpu = "amd_gpu"
+    tpu = "tpu"
+    apple_silicon = "apple_silicon"
+    aws_trainium = "aws_trainium"
+    aws_inferentia = "aws_inferentia"
+    intel_gaudi = "intel_gaudi"
+
+
+class Target(Choice):
+    server = "server"
+    mobile = "mobile"
+    browser = "browser"
+    microcontroller = "microcontroller"
+    edge = "edge"
+    batch = "batch"
+
+
+class EdgeHardware(Choice):
+    edge_tpu = "edge_tpu"
+    mobile_npu = "mobile_npu"
+    apple_neural_engine = "apple_neural_engine"
+    nvidia_jetson = "nvidia_jetson"
+    intel_npu = "intel_npu"
+    arm_ethos = "arm_ethos"
+
+
+class ServingStack(Choice):
+    none = "none"
+    tf_serving = "tf_serving"
+    triton = "triton"
+    vllm = "vllm"
+    other = "other"
+
+
+class Language(Choice):
+    javascript = "javascript"
+    cpp = "cpp"
+    swift_kotlin = "swift_kotlin"
+    java = "java"
+    rust = "rust"
+
+
+class Simulator(Choice):
+    none = "none"
+    cpu = "cpu"
+    accelerator = "accelerator"
+    accelerator_jax = "accelerator_jax"
+    accelerator_pytorch = "accelerator_pytorch"
+
+
+class CodeSize(Choice):
+    small = "small"
+    large = "large"
+
+
+class Serving(Choice):
+    online_api = "online_api"
+    llm_serving = "llm_serving"
+    none = "none"
+
+
+class Experience(Choice):
+    none = "none"
+    some = "some"
+    expert = "expert"
+
+
+class LibraryFamily(Choice):
+    vision = "vision"
+    nlp = "nlp"
+    rl = "rl"
+    probabilistic = "probabilistic"
+
+
+class ExistingCode(Choice):
+    pytorch = "pytorch"
+    tf1 = "tf1"
+    tf2_keras = "tf2_keras"
+    jax = "jax"
+    numpy = "numpy"
+
+
+class Determinism(Choice):
+    none = "none"
+    preferred = "preferred"
+    required = "required"
+
+
+class ModelFamily(Choice):
+    mlp = "mlp"
+    cnn = "cnn"
+    transformer = "transformer"
+    rnn = "rnn"
+    other = "other"
+
+
+class DType(Choice):
+    float32 = "float32"
+    bfloat16 = "bfloat16"
+    float16 = "float16"
+
+
+_SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+# Linear: no two quantifiers can match the same digits (no catastrophic backtracking).
+_COUNT = re.compile(
+    r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?\s*(?:([kmbgt])\s*)?", re.IGNORECASE
+)
+MAX_COUNT_CHARS = 64
+
+
+def parse_count(value: Any) -> Any:
+    """Accept 7e9, '7e9', '7B', '350M', '1.5k' as parameter counts."""
+    if isinstance(value, str):
+        text = value.replace("_", "").replace(",", "")
+        match = _COUNT.fullmatch(text) if len(text) <= MAX_COUNT_CHARS else None
+        if not match:
+            raise ValueError("expected a number such as 125000000, 350M, 7B or 1.5e11")
+        number, exponent, suffix = match.groups()
+        return float(number + (exponent or "")) * _SUFFIX.get((suffix or "").lower(), 1.0)
+    return value
+
+
+# Linear like _COUNT: a number, an optional exponent, an optional unit.
+_SIZE = re.compile(
+    r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?\s*([kmgt]?i?b?)\s*", re.IGNORECASE
+)
+_SIZE_MB = {
+    "": 1.0,
+    "b": 1e-6,
+    "kb": 1e-3,
+    "kib": 1.024e-3,
+    "mb": 1.0,
+    "mib": 1.048576,
+    "gb": 1e3,
+    "gib": 1073.741824,
+    "tb": 1e6,
+    "tib": 1.099511627776e6,
+    "k": 1e-3,
+    "m": 1.0,
+    "g": 1e3,
+    "t": 1e6,
+}
+
+
+def parse_megabytes(value: Any) -> Any:
+    """Accept 0.25, '256KB', '4 GB', '512MiB' as a size in MB."""
+    if isinstance(value, str):
+        text = value.replace("_", "").replace(",", "")
+        match = _SIZE.fullmatch(text) if len(text) <= MAX_COUNT_CHARS else None
+        unit = match.group(3).lower() if match else None
+        if not match or unit not in _SIZE_MB:
+            raise ValueError("expected a size in MB such as 0.25, 256KB, 512MB or 4GB")
+        return float(match.group(1) + (match.group(2) or "")) * _SIZE_MB[unit]
+    return value

@@ -1,0 +1,45 @@
+"""What the user said: the profile fields given explicitly, as dotted paths.
+
+A default answer is not an answer. Rules read only the fields a profile (or the
+questionnaire) set explicitly; pydantic's ``model_fields_set`` records them, section by
+section. A section given as ``{}`` says nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel
+
+from advisor.model.profile import Profile
+
+
+def said_paths(model: BaseModel, prefix: str = "") -> frozenset[str]:
+    """Dotted leaf paths set explicitly in ``model`` and its nested sections."""
+    out: set[str] = set()
+    for name in model.model_fields_set:
+        value = getattr(model, name)
+        path = f"{prefix}{name}"
+        if isinstance(value, BaseModel):
+            out |= said_paths(value, path + ".")
+        else:
+            out.add(path)
+    return frozenset(out)
+
+
+def substantive(said: Iterable[str]) -> list[str]:
+    """Said answers that can move a verdict (the project's name and notes cannot)."""
+    return sorted(p for p in said if not p.startswith("project."))
+
+
+def profile_from_paths(values: dict[str, Any]) -> Profile:
+    """A profile holding exactly these dotted-path answers (all of them said)."""
+    nested: dict[str, Any] = {}
+    for path, value in values.items():
+        node = nested
+        *parents, leaf = path.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return Profile.model_validate(nested)

@@ -1,0 +1,81 @@
+"""What the verdict rests on: the prior, the profile's depth, decisive facts and routes.
+
+For the report's lines under the verdict: what the advisor believes before any answer,
+whether the profile says enough to decide, which decisive facts (and whether they
+conflict) and which export routes the verdict rests on, and whether measurements were
+scored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.frameworks import FRAMEWORKS
+from advisor.model.decision import Decision, FiredRule
+from advisor.report.labels import name
+
+MINUS = "\u2212"
+
+
+def basis(decision: Decision) -> dict[str, Any]:
+    """Plain sentences and route rows for the report."""
+    return {
+        "prior": _prior(decision.prior),
+        "thin": _thin(decision),
+        "decisive": _decisive(decision),
+        "routes": _routes(decision.rules),
+        "measurement_note": decision.measurement_note,
+    }
+
+
+def _signed(fw: str, value: float) -> str:
+    return f"{name(fw)} {'+' if value >= 0 else MINUS}{abs(value):g}"
+
+
+def _prior(prior: dict[str, Any]) -> str:
+    effects = {fw: v for fw, v in (prior.get("effects") or {}).items() if v}
+    if not effects:
+        return "Before any answer the advisor favours no framework."
+    points = ", ".join(_signed(fw, v) for fw, v in effects.items())
+    return f"Before any answer the advisor believes {points} point(s): {prior.get('why', '')}"
+
+
+def _thin(decision: Decision) -> str | None:
+    if not decision.thin_profile:
+        return None
+    return (
+        f"The profile is too thin to decide: {len(decision.answered)} answer(s) given, so the "
+        "scores are close to the prior. Say where the models train and run, what the team "
+        "knows and what code exists: advisor ask walks through it."
+    )
+
+
+def _decisive(decision: Decision) -> list[str]:
+    titles = {r.id: r.title for r in decision.rules}
+    lines = [
+        f"{name(fw)}: " + "; ".join(f"{titles.get(rid, rid)} ({rid})" for rid in ids)
+        for fw in FRAMEWORKS
+        if (ids := decision.decisive_facts.get(fw))
+    ]
+    if decision.decisive_conflict:
+        lines.append(
+            "These decisive facts pull different ways, so the soft preferences decide between "
+            "them and the confidence is capped at medium."
+        )
+    return lines
+
+
+def _routes(rules: list[FiredRule]) -> list[dict[str, Any]]:
+    return [
+        {
+            "rule": rule.id,
+            "venue": rule.title,
+            "framework": name(route.framework),
+            "route": route.route,
+            "maturity": route.maturity,
+            "url": route.url,
+            "checked": route.checked,
+        }
+        for rule in rules
+        for route in rule.routes
+    ]

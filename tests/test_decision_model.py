@@ -1,0 +1,284 @@
+"""The decision model (issue 11): what was said, decisive facts, routes, priors, machines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from advisor.decide.conditions import PROFILE_PATHS, build_context, parse_condition
+from advisor.decide.engine import decide
+from advisor.decide.rules import load_ruleset
+from advisor.decide.scoring import combine
+from advisor.model.facts import Facts
+from advisor.model.profile import DISPLAY_ONLY, Profile
+from advisor.model.said import said_paths
+from advisor.questionnaire.spec import model_field
+from advisor.resources import data_dir
+
+PACK = load_ruleset()
+
+EVIDENCE = """
+    evidence:
+      - {title: A test source, source: Test, year: 2025, claim: A claim that is long enough.}
+"""
+
+
+def rule(rid: str, criterion: str, when: str, effects: str, fire: str, tier: str = "") -> str:
+    extra = f"\n    tier: {tier}" if tier else ""
+    return f"""
+  - id: {rid}
+    title: Rule {rid} for tests
+    criterion: {criterion}{extra}
+    when: {when}
+    effects: {effects}
+    why: Because the test says so.{EVIDENCE}
+    examples:
+      fire: [{fire}]
+      ok: [{{}}]
+"""
+
+
+@pytest.fixture
+def pack(tmp_path: Path):
+    core = tmp_path / "core"
+    core.mkdir()
+    meta = yaml.safe_load((data_dir("rules") / "pack.yaml").read_text(encoding="utf-8"))
+    meta.pop("prior", None)
+    (core / "pack.yaml").write_text(yaml.safe_dump(meta), encoding="utf-8")
+
+    def make(*rules: str):
+        (core / "rules.yaml").write_text("rules:" + "".join(rules))
+        return load_ruleset(core=core)
+
+    return make
+
+
+# --------------------------------------------------------------------------- what was said
+
+
+def test_said_paths_are_the_explicit_answers_only() -> None:
+    p = Profile.model_validate({"team": {"experience": {"jax": "some"}}, "purpose": "research"})
+    assert said_paths(p) == {"team.experience.jax", "purpose"}
+    assert said_paths(Profile()) == set()
+    assert said_paths(Profile.model_validate({"team": {}})) == set()
+
+
+def test_an_unsaid_answer_is_unknown_unless_the_rule_says_otherwise() -> None:
+    profile = Profile()
+    context = build_context(profile, None, said_paths(profile))
+    assert parse_condition({"field": "team.numpy", "eq": True}).evaluate(context) is None
+    cond = parse_condition({"field": "migrating_away", "eq": False, "unsaid": True})
+    assert cond.evaluate(context) is True
+    said = Profile.model_validate({"migrating_away": True})
+    assert cond.evaluate(build_context(said, None, said_paths(said))) is False
+
+
+def test_the_empty_profile_is_a_near_tie_with_low_confidence_and_says_so() -> None:
+    d = decide(Profile(), None, PACK)
+    assert d.thin_profile and d.answered == []
+    assert d.recommendation.confidence == "low"
+    assert d.recommendation.margin < 3
+    # only the prior moved the scores, and it is small and documented
+    assert [r.id for r in d.rules] == []
+    prior = d.prior["effects"]
+    assert max(abs(v) for v in prior.values()) <= 1 and d.prior["why"]
+    assert d.sensitivity is not None and max(d.sensitivity.win_probability.values()) < 0.8
+
+
+def test_neutral_priorities_said_explicitly_fire_no_preference_rule() -> None:
+    neutral = {name: 3 for name in Profile().priorities.model_dump()}
+    d = decide(Profile.model_validate({"priorities": neutral}), None, PACK, with_sensitivity=False)
+    assert [r.id for r in d.rules] == []
+
+
+def test_every_profile_field_is_read_by_a_rule_or_marked_display_only() -> None:
+    read = set().union(*(r.condition.fields() for r in PACK.rules if r.condition))
+    read |= {f"priorities.{p}" for c in PACK.meta.criteria for p in c.priorities}
+    unread = []
+    for path in PROFILE_PATHS:
+        _, info = model_field(path)
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if path not in read and DISPLAY_ONLY not in extra:
+            unread.append(path)
+    assert unread == []
+
+
+def test_the_long_term_priority_never_penalises_the_teams_own_tensorflow_stack() -> None:
+    data = {"existing_code": ["tf2_keras"], "priorities": {"long_term_stability": 5}}
+    d = decide(Profile.model_validate(data), None, PACK, with_sensitivity=False)
+    assert all(r.weighted.get("tensorflow", 0) >= 0 for r in d.rules if r.criterion == "legacy")
+    assert d.ranking[0].framework == "tensorflow"
+
+
+# --------------------------------------------------------------------------- decisive facts
+
+
+def test_one_decisive_fact_outranks_any_pile_of_soft_preferences(pack) -> None:
+    soft = [
+        rule(
+            f"ECO{n:03d}",
+            "ecosystem",
+            "{field: purpose, eq: research}",
+            "{pytorch: 5}",
+            "{purpose: research}",
+        )
+        for n in range(1, 9)
+    ]
+    decisive = rule(
+        "HW001",
+        "hardware",
+        "{field: hardware.training, contains: tpu}",
+        "{tensorflow: 1}",
+        "{hardware: {training: [tpu]}}",
+        tier="decisive",
+    )
+    rs = pack(*soft, decisive)
+    d = decide(
+        Profile.model_validate({"purpose": "research", "hardware": {"training": ["tpu"]}}), None, rs
+    )
+    assert d.recommendation.framework == "tensorflow"
+    assert d.decisive_facts == {"tensorflow": ["HW001"]} and not d.decisive_conflict
+    model = rs.meta.decision
+    assert 2 * model.soft_bound < model.decisive_unit
+    assert combine(1, -1e9, model) > combine(0, 1e9, model)
+
+
+def test_conflicting_decisive_facts_are_reported_and_the_soft_score_decides(pack) -> None:
+    rs = pack(
+        rule(
+            "HW001",
+            "hardware",
+            "{field: hardware.training, contains: tpu}",
+            "{jax: 1}",
+            "{hardware: {training: [tpu]}}",
+            tier="decisive",
+        ),
+        rule(
+            "LEG001",
+            "legacy",
+            "{field: existing_code, contains: tf2_keras}",
+            "{tensorflow: 1}",
+            "{existing_code: [tf2_keras]}",
+            tier="decisive",
+        ),
+        rule(
+            "TEAM001",
+            "team_style",
+            "{field: team.experience.tensorflow, eq: expert}",
+            "{tensorflow: 3}",
+            "{team: {experience: {tensorflow: expert}}}",
+        ),
+    )
+    data = {
+        "hardware": {"training": ["tpu"]},
+        "existing_code": ["tf2_keras"],
+        "team": {"experience": {"tensorflow": "expert"}},
+    }
+    d = decide(Profile.model_validate(data), None, rs)
+    assert d.decisive_conflict
+    assert d.recommendation.framework == "tensorflow"
+    assert d.recommendation.confidence != "high"
+
+
+# --------------------------------------------------------------------------- routes
+
+
+def test_deployment_rules_score_the_route_and_name_it() -> None:
+    d = decide(Profile.model_validate({"deployment": {"targets": ["mobile"]}}), None, PACK)
+    mobile = next(r for r in d.rules if r.id == "DEP002")
+    names = {r.framework: r.route for r in mobile.routes}
+    assert "ExecuTorch" in names["pytorch"] and "LiteRT" in names["tensorflow"]
+    assert mobile.effects.get("jax", 0) < 0  # JAX's best route to phones is younger
+
+
+def test_a_venue_with_one_mature_runtime_is_a_decisive_fact() -> None:
+    assert PACK.routes is not None
+    assert PACK.routes.sole_runtime("microcontroller") == "tensorflow"
+    assert PACK.routes.sole_runtime("edge_tpu") == "tensorflow"
+    assert PACK.routes.sole_runtime("mobile") is None  # ExecuTorch and LiteRT are both mature
+    data = {
+        "deployment": {"targets": ["edge"], "edge_hardware": ["edge_tpu"]},
+        "team": {"experience": {"pytorch": "expert"}},
+        "ecosystem": {"huggingface": True},
+    }
+    assert decide(Profile.model_validate(data), None, PACK).recommendation.framework == (
+        "tensorflow"
+    )
+
+
+# --------------------------------------------------------------------------- measurements
+
+
+def test_measurements_from_another_kind_of_machine_are_shown_not_scored() -> None:
+    facts = Facts.model_validate(
+        {"accelerator": "cpu", "jax_over_pytorch_train_step": 3.0, "noisy": False}
+    )
+    gpu = Profile.model_validate({"hardware": {"training": ["nvidia_gpu"]}})
+    d = decide(gpu, facts, PACK, with_sensitivity=False)
+    assert "PERF001" not in {r.id for r in d.rules}
+    skipped = {s.id: s.reason for s in d.skipped_rules}
+    assert "PERF001" in skipped and "not scored" in skipped["PERF001"]
+    assert d.measurement_note and "nvidia_gpu" in d.measurement_note
+    cpu = Profile.model_validate({"hardware": {"training": ["cpu"]}})
+    assert "PERF001" in {r.id for r in decide(cpu, facts, PACK, with_sensitivity=False).rules}
+
+
+# --------------------------------------------------------------------------- confidence
+
+
+def test_the_win_probability_perturbs_uncertain_answers_too() -> None:
+    data = {
+        "team": {"experience": {"pytorch": "some", "jax": "some"}, "functional_programming": True},
+        "purpose": "research",
+    }
+    d = decide(Profile.model_validate(data), None, PACK)
+    assert d.sensitivity is not None and "uncertain answers" in d.sensitivity.method
+    assert 0 < max(d.sensitivity.win_probability.values()) < 1
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def test_a_rule_naming_an_unknown_route_is_an_input_error(tmp_path: Path) -> None:
+    from advisor.model.errors import InputError
+
+    core = tmp_path / "core"
+    (core / "data").mkdir(parents=True)
+    (core / "pack.yaml").write_text((data_dir("rules") / "pack.yaml").read_text())
+    (core / "data" / "routes.yaml").write_text(
+        (data_dir("rules") / "data" / "routes.yaml").read_text()
+    )
+    (core / "bad.yaml").write_text(
+        "rules:"
+        + rule(
+            "DEP901", "deployment", "{field: deployment.targets, contains: mobile}", "{}",
+            "{deployment: {targets: [mobile]}}",
+        ).replace("    effects: {}\n", "    route: the_moon\n")
+    )  # fmt: skip
+    with pytest.raises(InputError, match="unknown route venue 'the_moon'"):
+        load_ruleset(core=core)
+
+
+def test_unsaid_must_be_a_boolean_and_applies_to_answers_only() -> None:
+    from advisor.decide.conditions import ConditionError
+
+    with pytest.raises(ConditionError, match="'unsaid' must be true or false"):
+        parse_condition({"field": "team.numpy", "eq": True, "unsaid": "yes"})
+    with pytest.raises(ConditionError, match="profile answers, not measured facts"):
+        parse_condition({"field": "facts.noisy", "eq": False, "unsaid": True})
+
+
+@pytest.mark.parametrize(
+    ("text", "megabytes"), [("256KB", 0.256), ("4 GB", 4000.0), ("0.5", 0.5), (2, 2)]
+)
+def test_device_memory_accepts_sizes(text: object, megabytes: float) -> None:
+    profile = Profile.model_validate({"deployment": {"device_memory_mb": text}})
+    assert profile.deployment.device_memory_mb == pytest.approx(megabytes)
+
+
+@pytest.mark.parametrize("text", ["12 parsecs", "-1MB", "lots", "1e400"])
+def test_device_memory_refuses_what_is_not_a_size(text: str) -> None:
+    with pytest.raises(ValueError):
+        Profile.model_validate({"deployment": {"device_memory_mb": text}})
