@@ -40,6 +40,9 @@ def idle(run: dict[str, Any], *, decides: dict[tuple[str, str], float]) -> dict[
     run = copy.deepcopy(run)
     run["environment"]["noisy"] = False
     run["environment"]["warnings"] = []
+    rounds = (run["environment"].get("load") or {}).get("comparison_rounds")
+    if rounds:
+        rounds.update(distorted=False, reasons=[])
     for c in run["comparisons"]:
         key = (c["probe"], c["numerator"])
         c["distorted"] = False
@@ -176,3 +179,27 @@ def test_html_and_json_carry_the_same_workload_content() -> None:
     assert len(data["report"]["comparisons"]) == len(run["comparisons"])
     assert data["report"]["interpreters"][0]["path"].endswith("/bin/python")
     assert data["probes"] and data["environment"]["interpreters"]
+
+
+def test_busy_means_distorted_rounds_not_a_flickering_benchmark_index() -> None:
+    from advisor.model.measurements import machine_too_busy
+
+    env = {"noisy": True, "load": {"comparison_rounds": {"distorted": False}}}
+    assert machine_too_busy(env, compared_in_rounds=True) is False
+    env["load"]["comparison_rounds"]["distorted"] = True
+    assert machine_too_busy(env, compared_in_rounds=True) is True
+    # a run without interleaved rounds keeps its overall noise verdict
+    assert machine_too_busy({"noisy": True}, compared_in_rounds=False) is True
+
+
+def test_a_rate_not_compared_in_rounds_decides_only_clear_of_its_spread() -> None:
+    from advisor.model.measurements import clear_of_noise
+
+    def index(jax: tuple[float, float], torch: tuple[float, float]) -> dict:
+        metric = lambda m, i: {"metrics": {"gflops_bf16": {"median": m, "iqr": i}}}  # noqa: E731
+        return {("matmul", "jax"): metric(*jax), ("matmul", "pytorch"): metric(*torch)}
+
+    assert clear_of_noise(index((105, 4), (300, 20)), "matmul", "gflops_bf16", "jax")
+    assert not clear_of_noise(index((280, 30), (300, 20)), "matmul", "gflops_bf16", "jax")
+    # wide spreads that reach into the +/-10% band: no measurable difference
+    assert not clear_of_noise(index((250, 60), (300, 60)), "matmul", "gflops_bf16", "jax")

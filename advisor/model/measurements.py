@@ -158,7 +158,7 @@ def facts_from_probes(run: dict[str, Any] | ProbeRun | None) -> Facts:
     kind = accel.get("kind") if isinstance(accel, dict) else None
     values["accelerator"] = kind if kind in ACCELERATORS else "cpu"
     values["accelerator_count"] = int(accel.get("count", 0)) if isinstance(accel, dict) else 0
-    values["noisy"] = bool(env.get("noisy", False))
+    values["noisy"] = machine_too_busy(env, bool(run.comparisons))
     stand_aside: dict[str, str] = {}
     compared = {(c.get("probe"), c.get("metric")) for c in run.comparisons or []}
     for name, (fact, fw) in ratio_facts().items():
@@ -168,6 +168,13 @@ def facts_from_probes(run: dict[str, Any] | ProbeRun | None) -> Facts:
             continue
         probe_id, metric = METRIC_FACTS[fact]
         if (probe_id, metric) not in compared:  # an older run, or a rate not compared in rounds
+            if run.comparisons and not clear_of_noise(index, probe_id, metric, fw):
+                stand_aside[name] = (
+                    f"{DISPLAY_NAMES.get(fw, fw)}/{DISPLAY_NAMES[REFERENCE]} {probe_id} "
+                    f"({metric}): no measurable difference (the medians' spreads overlap the "
+                    f"+/-{NOISE_BAND:.0%} band)"
+                )
+                continue
             values[name] = numerator / denominator
             continue
         c = run.comparison(probe_id, metric, fw)
@@ -179,6 +186,37 @@ def facts_from_probes(run: dict[str, Any] | ProbeRun | None) -> Facts:
     facts = Facts(**values)
     facts._stand_aside = stand_aside
     return facts
+
+
+NOISE_BAND = 0.10  # as probes.catalog.NOISE_THRESHOLD: a difference smaller than this is noise
+
+
+def machine_too_busy(env: dict[str, Any], compared_in_rounds: bool) -> bool:
+    """Was the machine too busy to judge? For a run compared in interleaved rounds this is the
+    rounds' distortion check (load and a calibration kernel, issue 13); the benchmark index's
+    sample-to-sample spread is only a warning there, since it flickers on an idle machine.
+    Older runs keep their overall noise verdict."""
+    rounds = ((env.get("load") or {}).get("comparison_rounds") or {}) if compared_in_rounds else {}
+    if isinstance(rounds, dict) and "distorted" in rounds:
+        return bool(rounds["distorted"])
+    return bool(env.get("noisy", False))
+
+
+def clear_of_noise(
+    index: dict[tuple[str, str], ProbeRecord], probe: str, metric: str, framework: str
+) -> bool:
+    """For a rate not compared in rounds: does its ratio to the reference stay outside
+    1 +/- NOISE_BAND even at the pessimistic ends of both interquartile ranges?"""
+    num = metric_value(index, probe, framework, metric)
+    den = metric_value(index, probe, REFERENCE, metric)
+    if num is None or den is None:
+        return False
+    n, dn = float(num["median"]), float(num.get("iqr") or 0.0) / 2
+    d, dd = float(den["median"]), float(den.get("iqr") or 0.0) / 2
+    if d - dd <= 0 or n <= 0:
+        return False
+    low, high = (n - dn) / (d + dd), (n + dn) / (d - dd)
+    return high < 1 - NOISE_BAND or low > 1 + NOISE_BAND
 
 
 def comparison_text(c: Comparison | None, probe_id: str, framework: str) -> str:
