@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from probes.catalog import INSTALL, Budget
+from probes.catalog import FRAMEWORKS, INSTALL, Budget
 from probes.env import host as hostinfo
 from probes.measure import agreement as compare
 from probes.measure import stats, timing
@@ -207,7 +207,7 @@ def test_hidden_frameworks_are_skipped_with_the_install_command(
     monkeypatch.setenv("ADVISOR_PROBE_HIDE", "all")
     lines: list[str] = []
     result = run("quick", progress=lines.append, refresh=True)
-    assert {p["framework"] for p in result["probes"]} == {"pytorch", "jax", "tensorflow"}
+    assert {p["framework"] for p in result["probes"]} == set(FRAMEWORKS)
     for probe in result["probes"]:
         assert probe["status"] == "skipped" and probe["metrics"] == {}
         assert INSTALL[probe["framework"]] in probe["reason"]

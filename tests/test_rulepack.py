@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from advisor.cli import main as cli_main
 from advisor.decide.conditions import build_context
 from advisor.decide.engine import decide
-from advisor.decide.rules import load_ruleset
+from advisor.decide.rules import Rule, load_ruleset
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.errors import InputError
 from advisor.model.facts import Facts
@@ -40,13 +40,36 @@ def test_pack_loads_with_a_sensible_number_of_rules() -> None:
     assert 40 <= len(RULES) <= 120, len(RULES)
 
 
+def moves(rule: Rule, framework: str) -> bool:
+    """Does ``rule`` move ``framework``: a non-zero effect, a veto or a risk for it?"""
+    return any(bool(getattr(part, framework)) for part in (rule.effects, rule.veto, rule.risks))
+
+
 def test_rule_ids_are_unique_and_sources_recorded() -> None:
     counts = Counter(r.id for r in RULES)
     assert [rid for rid, n in counts.items() if n > 1] == []
     assert set(PACK.sources) == set(counts)
-    # one file per criterion: every rule lives in the file named after its criterion
+    # a rule lives in the file named after its criterion, or in the file named after a
+    # framework (rules/<framework>.yaml), every rule of which moves that framework: so a
+    # new candidate's rules can sit together without a catch-all file for anything else
+    criteria = {c.id for c in PACK.meta.criteria}
+    assert criteria.isdisjoint(FRAMEWORKS), "a file name must say criterion or framework"
     for rule in RULES:
-        assert Path(PACK.sources[rule.id]).stem == rule.criterion, rule.id
+        stem = Path(PACK.sources[rule.id]).stem
+        if stem in FRAMEWORKS:
+            assert moves(rule, stem), (rule.id, f"in {stem}.yaml but does not move {stem}")
+        else:
+            assert stem == rule.criterion, rule.id
+
+
+def test_the_file_rule_can_fail() -> None:
+    """``moves`` says no for a framework the rule leaves alone, yes for effect, veto, risk."""
+    first, other = FRAMEWORKS[0], FRAMEWORKS[-1]
+    reason = "A reason long enough to count."
+    for part, value in (("effects", 2), ("veto", reason), ("risks", reason)):
+        # a rule needs an effect, a veto or a route: the risk-only rule takes a route
+        rule = Rule.model_validate({**rule_dict(effects={}, route="server"), part: {first: value}})
+        assert moves(rule, first) and not moves(rule, other), part
 
 
 @pytest.mark.parametrize("criterion", [c.id for c in PACK.meta.criteria])
