@@ -29,7 +29,7 @@ class FrameworkSpec:
     distributions: tuple[str, ...]  # pip distributions that provide it
     install: str  # the plain install line shown when it is missing
     probe_backend: str  # the id of its backend in probes/
-    extra: str  # the advisor's pip extra that installs it: framework-advisor[EXTRA]
+    extra: str | None  # the advisor's pip extra that installs it (None: use `install`)
 
 
 # The entries themselves live in probes/catalog.py (standard library only), the one list that
@@ -43,7 +43,7 @@ REGISTRY: tuple[FrameworkSpec, ...] = tuple(
         distributions=entry.distributions,
         install=entry.install,
         probe_backend=entry.id,
-        extra=entry.extra or entry.id,
+        extra=entry.extra,
     )
     for entry in FRAMEWORK_SPECS
 )
@@ -88,8 +88,14 @@ def missing_hint(framework: str, python: list[str] | None = None) -> str:
             f"({python[0]} -m pip install {spec.distributions[0]}), or give another "
             "--python PATH that has it"
         )
+    if spec.extra is None:
+        how = spec.install
+    else:
+        how = (
+            f'pip install "framework-advisor[{spec.extra}]" '
+            f'(from a clone: pip install ".[{spec.extra}]")'
+        )
     return (
-        f'{spec.display} is not installed here: pip install "framework-advisor[{spec.extra}]" '
-        f'(from a clone: pip install ".[{spec.extra}]"), or measure the environment that has '
+        f"{spec.display} is not installed here: {how}, or measure the environment that has "
         "it with --python PATH"
     )

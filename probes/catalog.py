@@ -35,7 +35,9 @@ class FrameworkSpec:
     backend: str  # module implementing the Backend protocol (imported in the worker only)
     scale: str | None = None  # module with run_local(ctx, backend) for the scale probe
     long_name: str = ""  # the name in the team-experience question; default: label
-    extra: str = ""  # framework-advisor's pip extra that installs it; default: id
+    # framework-advisor's pip extra that installs it (pyproject.toml); None: none, and the
+    # "not installed" hint gives the plain install line instead
+    extra: str | None = None
 
 
 FRAMEWORK_SPECS: tuple[FrameworkSpec, ...] = (
@@ -58,6 +60,7 @@ FRAMEWORK_SPECS: tuple[FrameworkSpec, ...] = (
         install='pip install -U jax (CPU; for NVIDIA GPUs: pip install -U "jax[cuda13]")',
         backend="probes.backends.jax_backend",
         scale="probes.backends.scale_jax",
+        extra="jax",
     ),
     FrameworkSpec(
         id="tensorflow",
@@ -67,6 +70,7 @@ FRAMEWORK_SPECS: tuple[FrameworkSpec, ...] = (
         install='pip install "framework-advisor[tensorflow]" (or: pip install tensorflow-cpu)',
         backend="probes.backends.tf_backend",
         long_name="TensorFlow/Keras",
+        extra="tensorflow",
     ),
 )
 FRAMEWORKS: tuple[str, ...] = tuple(f.id for f in FRAMEWORK_SPECS)

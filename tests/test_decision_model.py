@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
+from pack_support import minimal_core
 
 from advisor.decide.conditions import PROFILE_PATHS, build_context, parse_condition
 from advisor.decide.engine import decide
@@ -15,7 +15,6 @@ from advisor.model.facts import Facts
 from advisor.model.profile import DISPLAY_ONLY, Profile
 from advisor.model.said import said_paths
 from advisor.questionnaire.spec import model_field
-from advisor.resources import data_dir
 
 PACK = load_ruleset()
 
@@ -42,11 +41,7 @@ def rule(rid: str, criterion: str, when: str, effects: str, fire: str, tier: str
 
 @pytest.fixture
 def pack(tmp_path: Path):
-    core = tmp_path / "core"
-    core.mkdir()
-    meta = yaml.safe_load((data_dir("rules") / "pack.yaml").read_text(encoding="utf-8"))
-    meta.pop("prior", None)
-    (core / "pack.yaml").write_text(yaml.safe_dump(meta), encoding="utf-8")
+    core = minimal_core(tmp_path, prior=False)
 
     def make(*rules: str):
         (core / "rules.yaml").write_text("rules:" + "".join(rules))
@@ -244,12 +239,7 @@ def test_the_win_probability_perturbs_uncertain_answers_too() -> None:
 def test_a_rule_naming_an_unknown_route_is_an_input_error(tmp_path: Path) -> None:
     from advisor.model.errors import InputError
 
-    core = tmp_path / "core"
-    (core / "data").mkdir(parents=True)
-    (core / "pack.yaml").write_text((data_dir("rules") / "pack.yaml").read_text())
-    (core / "data" / "routes.yaml").write_text(
-        (data_dir("rules") / "data" / "routes.yaml").read_text()
-    )
+    core = minimal_core(tmp_path, routes=True)
     (core / "bad.yaml").write_text(
         "rules:"
         + rule(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
+from pack_support import minimal_core
 
 from advisor.decide.engine import decide, to_score
 from advisor.decide.rules import load_ruleset
@@ -14,7 +14,6 @@ from advisor.frameworks import FRAMEWORKS
 from advisor.model.errors import InputError
 from advisor.model.facts import Facts
 from advisor.model.profile import Profile
-from advisor.resources import data_dir
 
 EVIDENCE = """
     evidence:
@@ -43,13 +42,9 @@ def rule(
 
 @pytest.fixture
 def pack(tmp_path: Path):
-    core = tmp_path / "core"
-    core.mkdir()
     # the real pack's criteria and decision constants, without the prior: these tests
     # look at the rules' arithmetic alone (the prior has tests of its own)
-    meta = yaml.safe_load((data_dir("rules") / "pack.yaml").read_text(encoding="utf-8"))
-    meta.pop("prior", None)
-    (core / "pack.yaml").write_text(yaml.safe_dump(meta), encoding="utf-8")
+    core = minimal_core(tmp_path, prior=False)
 
     def make(*rules: str) -> Path:
         (core / "rules.yaml").write_text("rules:" + "".join(rules))

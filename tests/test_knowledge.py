@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from pack_support import minimal_core
 
 from advisor.decide.citations import citation_problems, defined_ids, load_snapshot
 from advisor.decide.engine import decide
@@ -57,9 +58,7 @@ def test_every_cited_id_is_defined_and_every_evidence_is_dated() -> None:
 
 def test_the_citation_check_can_fail(tmp_path: Path) -> None:
     """A rule citing an undefined id, an unknown package and no date is reported, each once."""
-    core = tmp_path / "core"
-    core.mkdir()
-    (core / "pack.yaml").write_text((ROOT / "rules" / "pack.yaml").read_text())
+    core = minimal_core(tmp_path)
     (core / "bad.yaml").write_text(
         """rules:
   - id: HW901

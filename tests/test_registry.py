@@ -1,14 +1,16 @@
 """The framework registry, the rule pack, the questions and the probe backends agree.
 
-advisor/frameworks.py is the one list of candidate frameworks; everything else must
-cover exactly the same ones. The probe side is read from what ``probes`` exposes today
-(``probes.plan`` and ``probes.worker``); TODO(lead): switch to the probes catalog once the
-probes restructuring lands.
+probes/catalog.py:FRAMEWORK_SPECS is the one list of candidate frameworks
+(advisor/frameworks.py derives the advisor's view of it); everything else must cover
+exactly the same ones.
 """
 
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
+
+import pytest
 
 from advisor.decide.rules import load_ruleset
 from advisor.frameworks import FRAMEWORKS, REGISTRY
@@ -62,3 +64,27 @@ def test_probe_backends_match_the_registry() -> None:
     for fw in catalog.FRAMEWORK_SPECS:
         assert importlib.util.find_spec(fw.backend) is not None, f"no backend module {fw.backend}"
         assert fw.label == next(s.display for s in REGISTRY if s.probe_backend == fw.id)
+
+
+def test_every_declared_extra_is_in_pyproject() -> None:
+    """A framework's pip extra, when it names one, exists (else the hint gives `install`)."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    extras = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]
+    (everything,) = extras["all"]
+    in_all = set(everything.split("[", 1)[1].rstrip("]").split(","))
+    for spec in REGISTRY:
+        if spec.extra is not None:
+            assert spec.extra in extras, f"{spec.id}: no [{spec.extra}] extra in pyproject.toml"
+            assert spec.extra in in_all, f"[all] leaves out [{spec.extra}]"
+
+
+def test_missing_hint_without_an_extra_gives_the_plain_install_line(monkeypatch) -> None:
+    import dataclasses
+
+    import advisor.frameworks as frameworks
+
+    first = dataclasses.replace(frameworks.REGISTRY[0], extra=None)
+    monkeypatch.setattr(frameworks, "REGISTRY", (first, *frameworks.REGISTRY[1:]))
+    hint = frameworks.missing_hint(first.id)
+    assert first.install in hint and "framework-advisor[" not in hint

@@ -18,6 +18,14 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from advisor.decide.conditions import Condition, ConditionError, build_context, parse_condition
+from advisor.decide.framework_files import (
+    FRAMEWORK_FILE_KEYS,
+    FrameworkFile,
+    is_framework_file,
+    merge_framework_info,
+    merge_routes,
+    read_framework_file,
+)
 from advisor.decide.routes import RouteTable, load_routes
 from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
@@ -112,8 +120,10 @@ class RuleSet:
         return next((r for r in self.rules if r.id == rule_id), None)
 
 
-def load_pack_meta(path: Path) -> tuple[PackMeta, dict[tuple[str, str, int], Condition]]:
-    """Load pack.yaml, parsing the stack and install conditions."""
+def load_pack_meta(
+    path: Path, own: Sequence[FrameworkFile] = ()
+) -> tuple[PackMeta, dict[tuple[str, str, int], Condition]]:
+    """Load pack.yaml (plus frameworks described in their own files), parsing conditions."""
     doc = load_yaml_file(path)
     if not isinstance(doc.data, dict):
         raise InputError("top level must be a mapping", path=str(path), line=1)
@@ -121,33 +131,48 @@ def load_pack_meta(path: Path) -> tuple[PackMeta, dict[tuple[str, str, int], Con
         meta = PackMeta.model_validate(doc.data)
     except ValidationError as exc:
         raise input_error_from_validation(exc, doc) from None
+    meta = merge_framework_info(meta, doc, list(own))
+    described = {f.framework: f for f in own if f.info is not None}
     conditions: dict[tuple[str, str, int], Condition] = {}
     for fw, info in meta.frameworks.items():
+        source = described[fw].doc if fw in described else doc
+        base: tuple[Any, ...] = ("framework",) if fw in described else ("frameworks", fw)
         entries: tuple[tuple[str, Sequence[InstallOption | StackItem]], ...] = (
             ("install", info.install),
             ("stack", info.stack),
         )
         for kind, items in entries:
             for i, item in enumerate(items):
-                loc = ("frameworks", fw, kind, i, "when")
+                loc = (*base, kind, i, "when")
                 try:
                     conditions[(fw, kind, i)] = parse_condition(item.when, ".".join(map(str, loc)))
                 except ConditionError as exc:
                     raise InputError(
-                        exc.message, path=str(path), line=doc.line_of(loc), field=exc.where
+                        exc.message, path=source.path, line=source.line_of(loc), field=exc.where
                     ) from None
     return meta, conditions
 
 
-def load_rule_file(path: Path, meta: PackMeta) -> list[tuple[Rule, int | None]]:
+def load_rule_file(
+    path: Path, meta: PackMeta, doc: YamlDocument | None = None
+) -> list[tuple[Rule, int | None]]:
     """Load and validate one rules file; each rule comes with its line."""
-    doc = load_yaml_file(path)
+    doc = doc or load_yaml_file(path)
     name = str(path)
-    if not isinstance(doc.data, dict) or set(doc.data) != {"rules"}:
+    own = is_framework_file(path.stem)
+    keys = set(doc.data) if isinstance(doc.data, dict) else set()
+    if own and (not keys or not keys <= set(FRAMEWORK_FILE_KEYS)):
+        raise InputError(
+            "a framework's file is a mapping of 'rules', 'framework' and 'routes'",
+            path=name,
+            line=1,
+        )
+    if not own and keys != {"rules"}:
         raise InputError(
             "a rules file must be a mapping with a single key 'rules'", path=name, line=1
         )
-    items = doc.data["rules"]
+    assert isinstance(doc.data, dict)
+    items = doc.data.get("rules", [])
     if not isinstance(items, list):
         raise InputError("'rules' must be a list", path=name, line=doc.line_of(("rules",)))
     prefixes = {c.id: c.prefix for c in meta.criteria}
@@ -238,32 +263,52 @@ def core_pack_dir() -> Path:
 def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None) -> RuleSet:
     """Load the core pack plus any extra packs, checking ids are unique across all."""
     core = core or core_pack_dir()
-    meta, conditions = load_pack_meta(core / "pack.yaml")
-    routes_file = core / "data" / "routes.yaml"
-    routes = load_routes(routes_file) if routes_file.is_file() else None
+    files = [
+        (path, load_yaml_file(path))
+        for directory in [core, *(extra_dirs or [])]
+        for path in rule_files(directory)
+    ]
+    own = [read_framework_file(p.stem, doc) for p, doc in files if is_framework_file(p.stem)]
+    meta, conditions = load_pack_meta(core / "pack.yaml", own)
+    routes = _load_routes(core / "data" / "routes.yaml", own)
     rules: list[Rule] = []
     sources: dict[str, str] = {}
-    for directory in [core, *(extra_dirs or [])]:
-        for path in rule_files(directory):
-            for rule, line in load_rule_file(path, meta):
-                if rule.route and (routes is None or rule.route not in routes.venues):
-                    known = ", ".join(sorted(routes.venues)) if routes else "none"
-                    raise InputError(
-                        f"unknown route venue '{rule.route}' (known: {known})",
-                        path=str(path),
-                        line=line,
-                        field=f"rule {rule.id}: route",
-                    )
-                if rule.id in sources:
-                    raise InputError(
-                        f"duplicate rule id (already defined in {sources[rule.id]})",
-                        path=str(path),
-                        line=line,
-                        field=f"rule {rule.id}: id",
-                    )
-                sources[rule.id] = str(path)
-                rules.append(rule)
+    for path, doc in files:
+        for rule, line in load_rule_file(path, meta, doc):
+            if rule.route and (routes is None or rule.route not in routes.venues):
+                known = ", ".join(sorted(routes.venues)) if routes else "none"
+                raise InputError(
+                    f"unknown route venue '{rule.route}' (known: {known})",
+                    path=str(path),
+                    line=line,
+                    field=f"rule {rule.id}: route",
+                )
+            if rule.id in sources:
+                raise InputError(
+                    f"duplicate rule id (already defined in {sources[rule.id]})",
+                    path=str(path),
+                    line=line,
+                    field=f"rule {rule.id}: id",
+                )
+            sources[rule.id] = str(path)
+            rules.append(rule)
     return RuleSet(meta=meta, rules=rules, sources=sources, conditions=conditions, routes=routes)
+
+
+def _load_routes(path: Path, own: list[FrameworkFile]) -> RouteTable | None:
+    """routes.yaml merged with the routes in frameworks' own files (None: no route table)."""
+    if not path.is_file():
+        stray = next((f for f in own if f.routes), None)
+        if stray is not None:
+            raise InputError(
+                f"routes given but the pack has no {path} defining venues",
+                path=stray.doc.path,
+                line=stray.doc.line_of(("routes",)),
+                field="routes",
+            )
+        return None
+    table, doc = load_routes(path)
+    return merge_routes(table, doc, own)
 
 
 def rule_files(directory: Path) -> list[Path]:

@@ -15,6 +15,7 @@ from advisor.decide.conditions import (
     ConditionError,
     parse_condition,
 )
+from advisor.frameworks import REGISTRY
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
 from advisor.model.field_guards import MAX_TEXT_CHARS
@@ -43,6 +44,8 @@ QUESTION_KEYS = (
     "section",
 )
 TOP_KEYS = ("questions", "not_asked")
+FRAMEWORK_SLOT = "{framework}"
+NAME_SLOT = "{name}"
 
 # --------------------------------------------------------------------------- loading
 
@@ -81,9 +84,10 @@ def _load(path: Path) -> QuestionSet:
     questions: list[Question] = []
     section = ""
     for index, raw in enumerate(raw_questions):
-        question = _load_question(doc, index, raw, questions, section)
-        section = question.section
-        questions.append(question)
+        for one in per_framework(raw):
+            question = _load_question(doc, index, one, questions, section)
+            section = question.section
+            questions.append(question)
 
     asked = {q.path for q in questions}
     for key, reason in not_asked.items():
@@ -107,6 +111,24 @@ def _load(path: Path) -> QuestionSet:
             "questions",
         )
     return QuestionSet(tuple(questions), dict(not_asked), doc.path)
+
+
+def per_framework(raw: Any) -> list[Any]:
+    """A question whose field holds ``{framework}`` stands for one question per framework.
+
+    ``{framework}`` is replaced by each registered framework's id; in the prompt and help,
+    ``{name}`` by its name (the registry's long name). Any other question is itself.
+    """
+    if not isinstance(raw, dict) or FRAMEWORK_SLOT not in str(raw.get("field", "")):
+        return [raw]
+    copies = []
+    for spec in REGISTRY:
+        one = dict(raw, field=str(raw["field"]).replace(FRAMEWORK_SLOT, spec.id))
+        for key in ("prompt", "help"):
+            if isinstance(one.get(key), str):
+                one[key] = one[key].replace(NAME_SLOT, spec.long_name)
+        copies.append(one)
+    return copies
 
 
 def _unknown(key: Any, valid: tuple[str, ...]) -> str:

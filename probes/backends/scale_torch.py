@@ -82,12 +82,18 @@ def run_local(ctx: Context, backend: Any) -> dict[str, Any]:
     return ok(data["metrics"], data["params"], noisy=data["noisy_metrics"])
 
 
+_CAUSE = ("terminate called", "Error", "error:", "Exception", "Killed", "signal")
+
+
 def _tail(path: Path) -> str:
+    """The log's first lines that name a cause, then its last lines (torchrun's summary)."""
     try:
-        lines = [ln for ln in path.read_text(errors="replace").splitlines() if ln.strip()]
+        lines = [ln.strip() for ln in path.read_text(errors="replace").splitlines() if ln.strip()]
     except OSError:
         return ""
-    return " | ".join(lines[-4:])[-600:]
+    causes = [ln for ln in lines if any(mark in ln for mark in _CAUSE)][:2]
+    last = [ln for ln in lines[-3:] if ln not in causes]
+    return " | ".join(ln[:300] for ln in causes + last)[-900:]
 
 
 def main(argv: list[str] | None = None) -> int:
