@@ -121,5 +121,12 @@ def run_pipeline(
     scored = decide(profile, measured, ruleset)
     sensitivity = analyse(scored, ruleset, seed=seed)
     decision: Decision = explain(scored, ruleset, sensitivity)
-    data = report_data(decision, profile, probe_run, profile_path=profile_path, probe_level=probes)
+    data = report_data(
+        decision,
+        profile,
+        probe_run,
+        profile_path=profile_path,
+        probe_level=probes,
+        rule_dirs=tuple(str(d) for d in rule_dirs),
+    )
     return render_data(data, fmt=fmt, template=template)

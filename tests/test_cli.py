@@ -89,6 +89,11 @@ def test_missing_file_and_directory(cli, tmp_path: Path) -> None:
 def test_usage_errors_exit_2(cli) -> None:
     code, _, err = cli("recommend", "--format", "pdf")
     assert code == 2 and "pdf" in err
+    for args in (("recommend", "--format", "pdf"), ("recommend", "--bogus"), ("nosuch",)):
+        code, _, err = cli(*args)
+        lines = err.strip().splitlines()
+        assert code == 2 and len(lines) == 1, err  # one line, like every other input error
+        assert lines[0].startswith("advisor: error: ") and "--help" in lines[0]
     code, _, err = cli("recommend", "--example", "no-such-example", "--probes", "none")
     assert code == 2 and "no bundled example" in err
     code, _, err = cli("rules", "show", "XYZ999")
@@ -162,3 +167,14 @@ def test_installed_program_works_from_any_directory(run_advisor, tmp_path: Path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("#")
     assert "Traceback" not in proc.stderr
+
+
+def test_to_reproduce_names_the_extra_rule_packs(cli, tmp_path: Path) -> None:
+    pack = tmp_path / "my rules"
+    pack.mkdir()
+    (pack / "none.yaml").write_text("rules: []\n")
+    code, out, err = cli(
+        "recommend", "--example", "student-starter", "--probes", "none", "--rules", str(pack)
+    )
+    assert code == 0, err
+    assert f"advisor recommend --example student-starter --rules '{pack}' --probes none" in out

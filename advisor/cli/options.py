@@ -15,7 +15,7 @@ from advisor.cli.std_streams import fill_closed_fds
 from advisor.cli.stop_signals import Stopped
 from advisor.cli.stop_signals import install as install_stop_signals
 from advisor.model.errors import InputError
-from advisor.model.terminal_text import inert, inert_lines
+from advisor.model.terminal_text import inert, one_line
 
 PROBE_LEVELS = ("none", "quick", "standard", "full")
 FORMATS = ("markdown", "json", "html")
@@ -32,9 +32,15 @@ class AdvisorGroup(click.Group):
             result = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except InputError as exc:  # raised outside a command's invoke (rare)
             fail(exc)
-        except click.ClickException as exc:  # usage errors echo arguments: make them inert
-            exc.message = inert_lines(exc.message)  # type: ignore[misc]
-            exc.show()
+        except click.UsageError as exc:  # one line, arguments made inert, like InputError
+            command = exc.ctx.command_path if exc.ctx else "advisor"
+            click.echo(
+                f"advisor: error: {one_line(exc.format_message())} (see: {command} --help)",
+                err=True,
+            )
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            click.echo(f"advisor: error: {one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("Aborted!", err=True)

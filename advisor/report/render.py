@@ -37,6 +37,7 @@ def report_data(
     profile_path: str | None = None,
     probe_level: str = "none",
     today: date | None = None,
+    rule_dirs: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """The report's content as plain data: the JSON output and the templates' context.
 
@@ -62,7 +63,14 @@ def report_data(
         }
     )
     data["report"] = build_report(
-        ReportInput(decision, profile, run, profile_path=profile_path, probe_level=probe_level)
+        ReportInput(
+            decision,
+            profile,
+            run,
+            profile_path=profile_path,
+            probe_level=probe_level,
+            rule_dirs=rule_dirs,
+        )
     )
     return data
 

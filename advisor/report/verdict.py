@@ -12,7 +12,7 @@ from advisor.report.labels import name, ordinal
 from advisor.report.text import fmt_num, fmt_pct
 
 
-def source(path: str | None, level: str) -> dict[str, str]:
+def source(path: str | None, level: str, rule_dirs: tuple[str, ...] = ()) -> dict[str, str]:
     """Where the profile came from, and the command that reproduces this report."""
     example = _example_name(path)
     if example:
@@ -27,6 +27,7 @@ def source(path: str | None, level: str) -> dict[str, str]:
         label = "answers to the questionnaire"
         origin = "your answers to the questionnaire"
         command = "advisor ask -o profile.yaml && advisor recommend profile.yaml"
+    command += "".join(f" --rules {shlex.quote(d)}" for d in rule_dirs)
     return {
         "label": label,
         "origin": origin,
