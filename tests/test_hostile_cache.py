@@ -165,6 +165,10 @@ def test_shared_inductor_folders_and_markers_are_not_trusted(
     assert compile_cache._is_warm(ours) is False
     _mode, folder = compile_cache.plan("standard")
     assert folder is not None and folder != ours and trust.untrusted(folder, directory=True) is None
+    compile_cache.discard(str(folder))  # the throw-away folder goes once the run is over
+    assert not folder.exists()
+    compile_cache.discard(str(ours))  # the advisor's own cache folder never does
+    assert ours.is_dir()
     shared = tmp_path / "shared"
     shared.mkdir()
     os.chmod(shared, 0o777)

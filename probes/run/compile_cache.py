@@ -22,6 +22,7 @@ from probes.records import ProbeRecord
 from probes.run import cache, trust
 
 COMPILE_MARKER = "torch-compile-warm.json"
+TEMP_PREFIX = "advisor-inductor-"  # a throw-away Inductor folder (see discard)
 WORKLOAD_MARKER = "torch-compile-workloads.json"
 SKIP_REASON = (
     "torch.compile's compile cache is cold, and a first compile on CPU can take "
@@ -35,7 +36,7 @@ def plan(level: str) -> tuple[str, Path | None]:
     user_dir = _user_dir()
     ours = cache.cache_dir() / "torchinductor"
     if not user_dir and not _private_or_new(ours):
-        fresh = Path(tempfile.mkdtemp(prefix="advisor-inductor-"))  # cold, but ours alone
+        fresh = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))  # cold, but ours alone
         return ("cold" if level == "full" else "skip"), fresh
     warm = _is_warm(Path(user_dir) if user_dir else ours)
     if level == "full":
@@ -45,13 +46,23 @@ def plan(level: str) -> tuple[str, Path | None]:
             shutil.rmtree(ours, ignore_errors=True)
             cache.ensure_dir(ours.parent)
             return "cold", ours
-        return "cold", Path(tempfile.mkdtemp(prefix="advisor-inductor-"))
+        return "cold", Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
     if not user_dir:
         with contextlib.suppress(OSError):
             cache.ensure_dir(ours.parent)
     if warm:
         return "warm", (None if user_dir else ours)
     return "skip", (None if user_dir else ours)
+
+
+def discard(inductor_dir: str | None) -> None:
+    """Remove a throw-away Inductor folder of ours (plan's fallback when our cache folder
+    cannot be trusted); the user's folder and the advisor's cache stay."""
+    if not inductor_dir:
+        return
+    folder = Path(inductor_dir)
+    if folder.name.startswith(TEMP_PREFIX) and folder.parent == Path(tempfile.gettempdir()):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _user_dir() -> str | None:

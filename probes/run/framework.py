@@ -73,6 +73,7 @@ def run_framework(job: Job) -> Outcome:
         compile_cache.remember(results.get("jit"), options.get("inductor_dir"))
     if fw == "pytorch":
         compile_cache.remember_workload(results.get("workload"), job.hints)
+        compile_cache.discard(options.get("inductor_dir"))
     outcome.records = [results[p] for p in planned if p in results]
     return outcome
 
