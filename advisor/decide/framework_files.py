@@ -15,6 +15,7 @@ so is a venue that lists the framework in both files.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -27,6 +28,8 @@ from advisor.model.rulepack import FrameworkInfo, PackMeta
 
 FRAMEWORK_FILE_KEYS = ("rules", "framework", "routes")
 _ROUTES = TypeAdapter(dict[str, list[Route]])
+_INFO = TypeAdapter(FrameworkInfo)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -47,31 +50,29 @@ def is_framework_file(stem: str) -> bool:
 def read_framework_file(framework: str, doc: YamlDocument) -> FrameworkFile:
     """Validate the optional ``framework:`` and ``routes:`` sections of a framework's file."""
     data = doc.data if isinstance(doc.data, dict) else {}
-    info = None
-    if data.get("framework") is not None:
-        try:
-            info = FrameworkInfo.model_validate(data["framework"])
-        except ValidationError as exc:
-            raise input_error_from_validation(
-                exc, doc, prefix=("framework",), label="framework"
-            ) from None
-    routes: dict[str, list[Route]] = {}
-    if data.get("routes") is not None:
-        try:
-            routes = _ROUTES.validate_python(data["routes"])
-        except ValidationError as exc:
-            raise input_error_from_validation(
-                exc, doc, prefix=("routes",), label="routes"
-            ) from None
-        for venue, listed in routes.items():
-            if not listed:
-                raise InputError(
-                    "list at least one route (maturity: none when there is no way there)",
-                    path=doc.path,
-                    line=doc.line_of(("routes", venue)),
-                    field=f"routes.{venue}",
-                )
+    info = _section(doc, data, "framework", _INFO)
+    routes: dict[str, list[Route]] = _section(doc, data, "routes", _ROUTES) or {}
+    for venue, listed in routes.items():
+        if not listed:
+            raise InputError(
+                "list at least one route (maturity: none when there is no way there)",
+                path=doc.path,
+                line=doc.line_of(("routes", venue)),
+                field=f"routes.{venue}",
+            )
     return FrameworkFile(framework, doc, info, routes)
+
+
+def _section(
+    doc: YamlDocument, data: dict[str, Any], key: str, adapter: TypeAdapter[T]
+) -> T | None:
+    """One section validated (None when absent); errors name the file, line and field."""
+    if data.get(key) is None:
+        return None
+    try:
+        return adapter.validate_python(data[key])
+    except ValidationError as exc:
+        raise input_error_from_validation(exc, doc, prefix=(key,), label=key) from None
 
 
 def merge_framework_info(
