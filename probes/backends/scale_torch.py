@@ -22,6 +22,8 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,40 @@ def run_local(ctx: Context, backend: Any) -> dict[str, Any]:
     devices = accelerators if accelerators >= 2 else int(ctx.options.get("scale_devices", 2))
     batch = int(ctx.workload.get("batch_size") or DEFAULT_BATCH)
     batch = batch if accelerators else min(batch, 512)
+    deadline = time.monotonic() + max(10.0, timeout_for("scale", ctx.level) - 15)
+    return run_with_retry(lambda: _launch(devices, ctx.level, batch, deadline), deadline)
+
+
+Launch = Callable[[], tuple[dict[str, Any] | None, str]]
+
+
+def run_with_retry(launch: Launch, deadline: float) -> dict[str, Any]:
+    """Run torchrun, once more if a rank died (not on a timeout, nor without time left).
+
+    A rank can die of a transient fault on a busy host; the retry is recorded in the
+    result's params (``attempts``, ``first_attempt_failed``), never hidden.
+    """
+    failures: list[str] = []
+    for attempt in (1, 2):
+        data, failure = launch()
+        if data is not None:
+            data["params"]["launcher"] = "python -m torch.distributed.run --standalone"
+            if failures:
+                data["params"]["attempts"] = attempt
+                data["params"]["first_attempt_failed"] = failures[0]
+            return ok(data["metrics"], data["params"], noisy=data["noisy_metrics"])
+        failures.append(failure)
+        if "did not finish in time" in failure or time.monotonic() > deadline - 10:
+            break
+    if len(failures) == 1:
+        return failed(failures[0])
+    return failed(f"two attempts failed: {failures[1]} (first: {failures[0]})")
+
+
+def _launch(
+    devices: int, level: str, batch: int, deadline: float
+) -> tuple[dict[str, Any] | None, str]:
+    """One torchrun: (the result, "") or (None, why it failed)."""
     with tempfile.TemporaryDirectory(prefix="advisor-ddp-") as tmp:
         out = Path(tmp) / "result.json"
         log = Path(tmp) / "torchrun.log"
@@ -59,7 +95,7 @@ def run_local(ctx: Context, backend: Any) -> dict[str, Any]:
             "--out",
             str(out),
             "--level",
-            ctx.level,
+            level,
             "--batch",
             str(batch),
         ]
@@ -71,15 +107,13 @@ def run_local(ctx: Context, backend: Any) -> dict[str, Any]:
                     stdout=handle,
                     stderr=subprocess.STDOUT,
                     check=False,
-                    timeout=max(10.0, timeout_for("scale", ctx.level) - 15),
+                    timeout=max(5.0, deadline - time.monotonic()),
                 )
             except subprocess.TimeoutExpired:
-                return failed(f"torchrun did not finish in time; log: {_tail(log)}")
+                return None, f"torchrun did not finish in time; log: {_tail(log)}"
         if proc.returncode != 0 or not out.exists():
-            return failed(f"torchrun exited with status {proc.returncode}; log: {_tail(log)}")
-        data = json.loads(out.read_text(encoding="utf-8"))
-    data["params"]["launcher"] = "python -m torch.distributed.run --standalone"
-    return ok(data["metrics"], data["params"], noisy=data["noisy_metrics"])
+            return None, f"torchrun exited with status {proc.returncode}; log: {_tail(log)}"
+        return json.loads(out.read_text(encoding="utf-8")), ""
 
 
 _CAUSE = ("terminate called", "Error", "error:", "Exception", "Killed", "signal")
