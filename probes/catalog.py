@@ -93,9 +93,17 @@ class ProbeSpec:
     module: str  # the suite module, written once for every backend
     facts: tuple[str, ...] = ()  # metrics the advisor turns into facts
     compared: str | None = None  # rate compared across frameworks in interleaved rounds
+    # further (kernel, rate) pairs compared in rounds, at levels where the probe registers
+    # that kernel (the matmul probe's bfloat16 kernel, at standard and above)
+    compared_also: tuple[tuple[str, str], ...] = ()
     timed: bool = True  # counts towards the run's noise verdict
     own_process: tuple[str, ...] = ()  # frameworks that need a worker of their own for it
     full_timeout: float | None = None  # a different timeout at the full level
+
+    def comparisons(self) -> tuple[tuple[str, str], ...]:
+        """(kernel, rate) pairs compared in interleaved rounds; the main kernel is the id."""
+        main = ((self.id, self.compared),) if self.compared else ()
+        return main + self.compared_also
 
 
 PROBES: tuple[ProbeSpec, ...] = (
@@ -109,6 +117,7 @@ PROBES: tuple[ProbeSpec, ...] = (
         "probes.suite.matmul",
         facts=("gflops", "gflops_bf16"),
         compared="gflops",
+        compared_also=(("matmul_bf16", "gflops_bf16"),),
     ),
     ProbeSpec(
         "jit",

@@ -366,3 +366,25 @@ def test_rounds_are_distorted_when_other_work_takes_the_workers_cpus() -> None:
     fine = RoundLog(other_busy_cpus=0.1, calibration=[98.0, 100.0, 99.0])
     _judge(fine, load.ThreadPlan(available=2, other_busy=0.0, threads=2), baseline=100.0)
     assert fine.reasons == []
+
+
+def test_rounds_also_compare_the_bfloat16_matmul_kernel_when_registered() -> None:
+    from probes.run.rounds import run_rounds
+
+    calls: list[str] = []
+    workers = {
+        "pytorch": _FakeWorker("pytorch", 0.003, calls),
+        "jax": _FakeWorker("jax", 0.001, calls),
+    }
+    plan = load.ThreadPlan(available=2, other_busy=0.0, threads=2)
+    kernels = {"pytorch": ["matmul", "matmul_bf16"], "jax": ["matmul", "matmul_bf16"]}
+    comparisons, _ = run_rounds(workers, kernels, "standard", plan, baseline=0.0, say=print)
+    assert {(c.probe, c.metric) for c in comparisons} == {
+        ("matmul", "gflops"),
+        ("matmul", "gflops_bf16"),
+    }
+    assert {c.split(":")[1] for c in calls} == {"matmul", "matmul_bf16"}
+    # a kernel only one framework registered is not compared
+    kernels["jax"] = ["matmul"]
+    comparisons, _ = run_rounds(workers, kernels, "standard", plan, baseline=0.0, say=print)
+    assert [(c.probe, c.metric) for c in comparisons] == [("matmul", "gflops")]

@@ -182,7 +182,7 @@ def facts_from_probes(run: dict[str, Any] | ProbeRun | None) -> Facts:
         if c is not None and decides(c) and isinstance(ratio, (int, float)):
             values[name] = float(ratio)
         else:
-            stand_aside[name] = comparison_text(c, probe_id, fw)
+            stand_aside[name] = comparison_text(c, probe_id, fw, metric)
     facts = Facts(**values)
     facts._stand_aside = stand_aside
     return facts
@@ -219,9 +219,13 @@ def clear_of_noise(
     return high < 1 - NOISE_BAND or low > 1 + NOISE_BAND
 
 
-def comparison_text(c: Comparison | None, probe_id: str, framework: str) -> str:
-    """'JAX/PyTorch train_step: no measurable difference (...)', for a rule that stood aside."""
-    pair = f"{DISPLAY_NAMES.get(framework, framework)}/{DISPLAY_NAMES[REFERENCE]} {probe_id}"
+def comparison_text(c: Comparison | None, probe_id: str, framework: str, metric: str) -> str:
+    """'JAX/PyTorch train_step (steps_per_s): no measurable difference (...)', for a rule
+    that stood aside."""
+    pair = (
+        f"{DISPLAY_NAMES.get(framework, framework)}/{DISPLAY_NAMES[REFERENCE]} {probe_id} "
+        f"({metric})"
+    )
     if c is None:
         return f"{pair}: not compared in interleaved rounds"
     return f"{pair}: {c.get('verdict') or c.get('reason') or 'no decisive comparison'}"

@@ -67,13 +67,16 @@ def run_rounds(
     """Compare every pair (framework, reference) on each compared probe's kernel."""
     setting = catalog.rounds(level)
     log = RoundLog(rounds=setting.count, seconds=setting.seconds)
-    jobs = []
+    jobs = []  # (probe id, kernel, rate, frameworks that registered the kernel)
     for probe in catalog.PROBES:
-        if probe.compared is None or probe.id not in catalog.level_probes(level):
+        if probe.id not in catalog.level_probes(level):
             continue
-        fws = [fw for fw in catalog.FRAMEWORKS if fw in workers and probe.id in kernels.get(fw, [])]
-        if len(fws) >= 2:
-            jobs.append((probe, fws))
+        for kernel, rate in probe.comparisons():
+            fws = [
+                fw for fw in catalog.FRAMEWORKS if fw in workers and kernel in kernels.get(fw, [])
+            ]
+            if len(fws) >= 2:
+                jobs.append((probe.id, kernel, rate, fws))
     if not jobs:
         return [], log
     pids = [w.proc.pid for w in workers.values()]
@@ -81,33 +84,32 @@ def run_rounds(
     times: dict[tuple[str, str], list[float]] = {}
     timeout = setting.seconds * 20 + 30
     for r in range(setting.count):
-        for probe, fws in jobs:
+        for _probe, kernel, _rate, fws in jobs:
             for fw in fws if r % 2 == 0 else list(reversed(fws)):
-                answer = workers[fw].round(probe.id, setting.seconds, timeout)
+                answer = workers[fw].round(kernel, setting.seconds, timeout)
                 if isinstance(answer, str):
-                    log.errors.append(f"{fw} {probe.id} round {r + 1}: {answer}")
+                    log.errors.append(f"{fw} {kernel} round {r + 1}: {answer}")
                     continue
-                times.setdefault((probe.id, fw), []).append(statistics.median(answer))
+                times.setdefault((kernel, fw), []).append(statistics.median(answer))
         log.calibration.append(calibration_rate())
     after = CpuSnapshot.take(pids)
     log.other_busy_cpus = other_busy(before, after, plan.cpus or affinity())
     _judge(log, plan, baseline)
     distortion = "; ".join(log.reasons) if log.reasons else None
     comparisons = []
-    for probe, fws in jobs:
+    for probe_id, kernel, rate, fws in jobs:
         ref = reference(fws)
         for fw in fws:
             if fw == ref:
                 continue
-            num, den = times.get((probe.id, fw), []), times.get((probe.id, ref), [])
+            num, den = times.get((kernel, fw), []), times.get((kernel, ref), [])
             if len(num) != len(den):  # a failed round: keep only complete pairs
                 n = min(len(num), len(den))
                 num, den = num[:n], den[:n]
-            unit = "ratio of " + (probe.compared or "rate")
             c = compare(
-                probe.id,
-                probe.compared or "",
-                unit,
+                probe_id,
+                rate,
+                "ratio of " + rate,
                 fw,
                 ref,
                 num,
@@ -116,7 +118,7 @@ def run_rounds(
                 threads=plan.threads,
             )
             comparisons.append(c)
-            say(f"compare {probe.id}: {c.verdict}")
+            say(f"compare {kernel}: {c.verdict}")
     return comparisons, log
 
 
