@@ -326,15 +326,20 @@ class _FakeWorker:
         return [self.seconds] * 3
 
 
+def _pair(calls: list[str], torch_seconds: float) -> tuple[dict[str, _FakeWorker], load.ThreadPlan]:
+    """A fake PyTorch worker and a fake JAX worker (1 ms a call), and a 2-thread plan."""
+    workers = {
+        "pytorch": _FakeWorker("pytorch", torch_seconds, calls),
+        "jax": _FakeWorker("jax", 0.001, calls),
+    }
+    return workers, load.ThreadPlan(available=2, other_busy=0.0, threads=2)
+
+
 def test_rounds_alternate_and_compare_against_pytorch() -> None:
     from probes.run.rounds import run_rounds
 
     calls: list[str] = []
-    workers = {
-        "pytorch": _FakeWorker("pytorch", 0.002, calls),
-        "jax": _FakeWorker("jax", 0.001, calls),
-    }
-    plan = load.ThreadPlan(available=2, other_busy=0.0, threads=2)
+    workers, plan = _pair(calls, torch_seconds=0.002)
     lines: list[str] = []
     comparisons, log = run_rounds(
         workers,
@@ -372,11 +377,7 @@ def test_rounds_also_compare_the_bfloat16_matmul_kernel_when_registered() -> Non
     from probes.run.rounds import run_rounds
 
     calls: list[str] = []
-    workers = {
-        "pytorch": _FakeWorker("pytorch", 0.003, calls),
-        "jax": _FakeWorker("jax", 0.001, calls),
-    }
-    plan = load.ThreadPlan(available=2, other_busy=0.0, threads=2)
+    workers, plan = _pair(calls, torch_seconds=0.003)
     kernels = {"pytorch": ["matmul", "matmul_bf16"], "jax": ["matmul", "matmul_bf16"]}
     comparisons, _ = run_rounds(workers, kernels, "standard", plan, baseline=0.0, say=print)
     assert {(c.probe, c.metric) for c in comparisons} == {

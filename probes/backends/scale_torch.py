@@ -51,6 +51,7 @@ def run_local(ctx: Context, backend: Any) -> dict[str, Any]:
 
 
 Launch = Callable[[], tuple[dict[str, Any] | None, str]]
+TIMED_OUT = "torchrun did not finish in time"  # such a failure is not retried
 
 
 def run_with_retry(launch: Launch, deadline: float) -> dict[str, Any]:
@@ -69,7 +70,7 @@ def run_with_retry(launch: Launch, deadline: float) -> dict[str, Any]:
                 data["params"]["first_attempt_failed"] = failures[0]
             return ok(data["metrics"], data["params"], noisy=data["noisy_metrics"])
         failures.append(failure)
-        if "did not finish in time" in failure or time.monotonic() > deadline - 10:
+        if failure.startswith(TIMED_OUT) or time.monotonic() > deadline - 10:
             break
     if len(failures) == 1:
         return failed(failures[0])
@@ -110,7 +111,7 @@ def _launch(
                     timeout=max(5.0, deadline - time.monotonic()),
                 )
             except subprocess.TimeoutExpired:
-                return None, f"torchrun did not finish in time; log: {_tail(log)}"
+                return None, f"{TIMED_OUT}; log: {_tail(log)}"
         if proc.returncode != 0 or not out.exists():
             return None, f"torchrun exited with status {proc.returncode}; log: {_tail(log)}"
         return json.loads(out.read_text(encoding="utf-8")), ""
