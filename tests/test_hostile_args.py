@@ -231,3 +231,23 @@ def test_stdout_to_a_pipe_that_closes_early_is_not_a_traceback(tmp_path: Path) -
         timeout=60,
     )
     assert "Traceback" not in proc.stderr
+
+
+def test_a_listing_cut_short_by_its_reader_exits_like_a_unix_tool(tmp_path: Path) -> None:
+    """`advisor rules list | head -2`: silent, and the shell's SIGPIPE status (141), not 1.
+
+    The reader here is `true`, which is gone before the advisor has loaded its rules, so
+    the first write always meets a closed pipe.
+    """
+    proc = subprocess.run(
+        "python -m advisor rules list | true; echo ${PIPESTATUS[0]}",
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        timeout=60,
+    )
+    assert proc.stdout.strip() == "141", proc.stdout + proc.stderr
+    assert proc.stderr == ""

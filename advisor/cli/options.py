@@ -11,13 +11,15 @@ from typing import Any, NoReturn
 
 import click
 
-from advisor.cli.std_streams import fill_closed_fds
+from advisor.cli.std_streams import silence_stdout, fill_closed_fds
 from advisor.cli.stop_signals import Stopped
 from advisor.cli.stop_signals import install as install_stop_signals
 from advisor.model.errors import InputError
 from advisor.model.terminal_text import inert, one_line
 
 PROBE_LEVELS = ("none", "quick", "standard", "full")
+# What a shell reports for a writer killed by SIGPIPE (128 + 13), as for ``yes | head``.
+EXIT_SIGPIPE = 141
 FORMATS = ("markdown", "json", "html")
 
 
@@ -60,6 +62,9 @@ class AdvisorGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("advisor: interrupted; nothing was written", err=True)
             sys.exit(130)
+        except BrokenPipeError:  # the reader stopped reading (``advisor rules list | head``)
+            silence_stdout(sys.stdout)
+            sys.exit(EXIT_SIGPIPE)
 
 
 python_option = click.option(

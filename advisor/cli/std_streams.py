@@ -59,12 +59,12 @@ def write_stdout(text: str) -> None:
         stream.write(text)
         stream.flush()
     except (OSError, ValueError) as exc:
-        _silence(stream)
+        silence_stdout(stream)
         reason = os_reason(exc) if isinstance(exc, OSError) else str(exc)
         raise InputError(f"cannot write to standard output: {reason}", field="stdout") from None
 
 
-def _silence(stream: object) -> None:
+def silence_stdout(stream: object) -> None:
     """Point stdout at /dev/null so the flush at exit cannot fail a second time."""
     try:
         fd = stream.fileno()  # type: ignore[attr-defined]
