@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 import click
 
-from advisor.cli.std_streams import silence_stdout, fill_closed_fds
+from advisor.cli.std_streams import fill_closed_fds, silence_stdout
 from advisor.cli.stop_signals import Stopped
 from advisor.cli.stop_signals import install as install_stop_signals
 from advisor.model.errors import InputError
