@@ -1,6 +1,6 @@
-"""Hypothesis strategies and checks for hostile inputs (tests/test_hostile_fuzz.py and
-benchmarks/fuzz.py): recursive aliases, special files, long numeric strings, and escape
-sequences in every string field."""
+"""Hypothesis strategies and checks for hostile inputs: recursive aliases, special files,
+long numeric strings, and escape sequences in every string field (targets in
+tests/fuzz_targets.py)."""
 
 from __future__ import annotations
 
