@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 import advisor.resources
 from advisor.decide.citations import load_snapshot
@@ -189,6 +190,52 @@ def test_rules_show_gives_the_date_ref_and_snapshot_release(cli) -> None:
     snap = load_snapshot()
     assert code == 0 and "ref PKG:tensorflowjs" in out
     assert snap.release_text("tensorflowjs") in out and "Checked 20" in out
+
+
+def test_no_release_token_survives_loading() -> None:
+    """Every `{release:NAME}` in rules, pack.yaml and routes.yaml is filled in on load."""
+    rs = load_ruleset()
+    dumped = json.dumps(
+        [
+            [r.model_dump(mode="json") for r in rs.rules],
+            rs.meta.model_dump(mode="json"),
+            rs.routes.model_dump(mode="json") if rs.routes else None,
+        ]
+    )
+    assert "{release:" not in dumped
+    assert load_snapshot().get("torch-xla").version in dumped  # HW001/HW008 name it
+
+
+def test_a_refreshed_snapshot_refreshes_the_text(tmp_path: Path) -> None:
+    """The prose states the snapshot's release: change the snapshot, and the text follows."""
+    core = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", core)
+    snap = core / "data" / "package_health.yaml"
+    data = yaml.safe_load(snap.read_text())
+    entry = next(p for p in data["packages"] if p["name"] == "torch-xla")
+    entry.update(version="9.9.1", released="2026-11-29")
+    snap.write_text(yaml.safe_dump(data))
+    rule = load_ruleset(core=core).get("HW001")
+    assert rule is not None
+    risks = rule.risks.pytorch
+    assert "torch-xla's last release is 9.9.1 (2026-11-29)" in risks
+
+
+def test_an_unknown_release_token_is_one_line_naming_file_line_and_field(
+    cli, tmp_path: Path
+) -> None:
+    pack = user_pack(tmp_path)
+    text = (pack / "eco.yaml").read_text()
+    (pack / "eco.yaml").write_text(
+        text.replace("why: Only here", "why: Since {release:no-such-package}, only here")
+    )
+    code, out, err = cli("rules", "check", str(pack), "--today", TODAY)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        f"advisor: error: {pack / 'eco.yaml'}:7: rule ECO951: why: {{release:no-such-package}} "
+        "names a package the package-health snapshot (data/package_health.yaml) does not "
+        "hold; add it there and run benchmarks/refresh_package_health.py"
+    ]
 
 
 # --------------------------------------------------------------------------- packaging

@@ -19,14 +19,11 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import ValidationError
-
+from advisor.decide.releases import SNAPSHOT_FILE, read_snapshot
 from advisor.decide.rules import Rule, RuleSet, core_pack_dir
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
-from advisor.io.validation import input_error_from_validation
 from advisor.model.package_health import PackageSnapshot
 
-SNAPSHOT_FILE = Path("data") / "package_health.yaml"  # inside a rule pack directory
 _ID_CELL = re.compile(r"^\| ([A-Z][A-Z0-9-]*) \|", re.M)
 
 
@@ -48,15 +45,9 @@ def load_source_ids(path: Path | None = None) -> frozenset[str]:
     return frozenset(defined_ids(read_text_file(path or sources_file())))
 
 
-@lru_cache(maxsize=4)
 def load_snapshot(path: Path | None = None) -> PackageSnapshot:
     """The package-health snapshot of the core pack (or the file at ``path``)."""
-    target = path or core_pack_dir() / SNAPSHOT_FILE
-    doc = load_yaml_file(target)
-    try:
-        return PackageSnapshot.model_validate(doc.data)
-    except ValidationError as exc:
-        raise input_error_from_validation(exc, doc) from None
+    return read_snapshot(path or core_pack_dir() / SNAPSHOT_FILE)
 
 
 @dataclass(frozen=True)

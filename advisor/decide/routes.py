@@ -8,6 +8,7 @@ has a mature route is a decisive fact for that framework.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
@@ -78,9 +79,11 @@ class RouteTable(_Strict):
         return ready[0] if all(m in ("experimental", "none") for m in others) else None
 
 
-def load_routes(path: Path) -> tuple[RouteTable, YamlDocument]:
+def load_routes(
+    path: Path, read: Callable[[Path], YamlDocument] = load_yaml_file
+) -> tuple[RouteTable, YamlDocument]:
     """Load and validate the route table (with its document, for line numbers)."""
-    doc = load_yaml_file(path)
+    doc = read(path)
     if not isinstance(doc.data, dict):
         raise InputError("top level must be a mapping", path=str(path), line=1)
     try:

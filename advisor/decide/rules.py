@@ -26,6 +26,7 @@ from advisor.decide.framework_files import (
     merge_routes,
     read_framework_file,
 )
+from advisor.decide.releases import SNAPSHOT_FILE, fill_releases, read_snapshot
 from advisor.decide.routes import RouteTable, load_routes
 from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
@@ -120,11 +121,20 @@ class RuleSet:
         return next((r for r in self.rules if r.id == rule_id), None)
 
 
+def load_pack_file(path: Path, core: Path | None = None) -> YamlDocument:
+    """One YAML file of a rule pack, its ``{release:NAME}`` tokens filled in (releases.py)
+    from the package-health snapshot of ``core`` (the bundled one if it has none)."""
+    snapshot = (core or core_pack_dir()) / SNAPSHOT_FILE
+    if not snapshot.is_file():
+        snapshot = core_pack_dir() / SNAPSHOT_FILE
+    return fill_releases(load_yaml_file(path), read_snapshot(snapshot))
+
+
 def load_pack_meta(
     path: Path, own: Sequence[FrameworkFile] = ()
 ) -> tuple[PackMeta, dict[tuple[str, str, int], Condition]]:
     """Load pack.yaml (plus frameworks described in their own files), parsing conditions."""
-    doc = load_yaml_file(path)
+    doc = load_pack_file(path, path.parent)
     if not isinstance(doc.data, dict):
         raise InputError("top level must be a mapping", path=str(path), line=1)
     try:
@@ -157,7 +167,7 @@ def load_rule_file(
     path: Path, meta: PackMeta, doc: YamlDocument | None = None
 ) -> list[tuple[Rule, int | None]]:
     """Load and validate one rules file; each rule comes with its line."""
-    doc = doc or load_yaml_file(path)
+    doc = doc or load_pack_file(path)
     name = str(path)
     own = is_framework_file(path.stem)
     keys = set(doc.data) if isinstance(doc.data, dict) else set()
@@ -264,13 +274,13 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     """Load the core pack plus any extra packs, checking ids are unique across all."""
     core = core or core_pack_dir()
     files = [
-        (path, load_yaml_file(path))
+        (path, load_pack_file(path, core))
         for directory in [core, *(extra_dirs or [])]
         for path in rule_files(directory)
     ]
     own = [read_framework_file(p.stem, doc) for p, doc in files if is_framework_file(p.stem)]
     meta, conditions = load_pack_meta(core / "pack.yaml", own)
-    routes = _load_routes(core / "data" / "routes.yaml", own)
+    routes = _load_routes(core / "data" / "routes.yaml", own, core)
     rules: list[Rule] = []
     sources: dict[str, str] = {}
     for path, doc in files:
@@ -295,7 +305,7 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     return RuleSet(meta=meta, rules=rules, sources=sources, conditions=conditions, routes=routes)
 
 
-def _load_routes(path: Path, own: list[FrameworkFile]) -> RouteTable | None:
+def _load_routes(path: Path, own: list[FrameworkFile], core: Path) -> RouteTable | None:
     """routes.yaml merged with the routes in frameworks' own files (None: no route table)."""
     if not path.is_file():
         stray = next((f for f in own if f.routes), None)
@@ -307,7 +317,7 @@ def _load_routes(path: Path, own: list[FrameworkFile]) -> RouteTable | None:
                 field="routes",
             )
         return None
-    table, doc = load_routes(path)
+    table, doc = load_routes(path, lambda p: load_pack_file(p, core))
     return merge_routes(table, doc, own)
 
 

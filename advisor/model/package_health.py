@@ -3,11 +3,13 @@
 A dated copy of PyPI's latest final release of each package a rule's claim is about,
 refreshed by ``benchmarks/refresh_package_health.py``. Rules cite an entry as
 ``ref: PKG:<name>``; the report and ``rules show`` state its release from here, not
-from prose.
+from prose. Rule prose names a release as ``{release:<name>}``, which the loader fills in
+from the snapshot ("2.9.0 (2025-11-17)"), so no version or date is typed by hand.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,6 +26,13 @@ class PackageRelease(BaseModel):
     source: str = Field(pattern=r"^https?://\S+$")
     checked: date
     note: str = ""
+
+
+RELEASE_TOKEN = re.compile(r"\{release:([^{}\s]*)\}")
+
+
+class UnknownPackage(KeyError):
+    """A ``{release:NAME}`` token whose NAME the snapshot does not hold."""
 
 
 class PackageSnapshot(BaseModel):
@@ -47,3 +56,17 @@ class PackageSnapshot(BaseModel):
         if p is None:
             return None
         return f"latest {p.version} ({p.released}, per PyPI snapshot of {self.snapshot})"
+
+    def fill_releases(self, text: str) -> str:
+        """``text`` with each ``{release:NAME}`` replaced by 'VERSION (DATE)'.
+
+        Raises UnknownPackage for a NAME the snapshot does not hold.
+        """
+
+        def release(match: re.Match[str]) -> str:
+            p = self.get(match.group(1))
+            if p is None:
+                raise UnknownPackage(match.group(1))
+            return f"{p.version} ({p.released})"
+
+        return RELEASE_TOKEN.sub(release, text)
