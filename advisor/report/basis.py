@@ -37,7 +37,7 @@ def _prior(prior: dict[str, Any]) -> str:
     if not effects:
         return "Before any answer the advisor favours no framework."
     points = ", ".join(_signed(fw, v) for fw, v in effects.items())
-    return f"Before any answer the advisor believes {points} point(s): {prior.get('why', '')}"
+    return f"Before any answer the advisor gives {points} (its prior). {prior.get('why', '')}"
 
 
 def _thin(decision: Decision) -> str | None:
