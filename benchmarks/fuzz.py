@@ -35,6 +35,11 @@ def run(examples: int, only: list[str] | None = None) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--examples", type=int, default=10_000)
-    parser.add_argument("--only", action="append", help="run only this target (repeatable)")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=[t.name for t in TARGETS],
+        help="run only this target (repeatable)",
+    )
     args = parser.parse_args()
     run(args.examples, args.only)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -206,7 +207,9 @@ def test_no_release_token_survives_loading() -> None:
     assert load_snapshot().get("torch-xla").version in dumped  # HW001/HW008 name it
 
 
-def test_a_refreshed_snapshot_refreshes_the_text(tmp_path: Path) -> None:
+def test_a_refreshed_snapshot_refreshes_the_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The prose states the snapshot's release: change the snapshot, and the text follows."""
     core = tmp_path / "rules"
     shutil.copytree(ROOT / "rules", core)
@@ -215,10 +218,38 @@ def test_a_refreshed_snapshot_refreshes_the_text(tmp_path: Path) -> None:
     entry = next(p for p in data["packages"] if p["name"] == "torch-xla")
     entry.update(version="9.9.1", released="2026-11-29")
     snap.write_text(yaml.safe_dump(data))
-    rule = load_ruleset(core=core).get("HW001")
+    real = advisor.resources.data_dir
+    monkeypatch.setattr(
+        advisor.resources, "data_dir", lambda name: core if name == "rules" else real(name)
+    )
+    rule = load_ruleset().get("HW001")
     assert rule is not None
-    risks = rule.risks.pytorch
-    assert "torch-xla's last release is 9.9.1 (2026-11-29)" in risks
+    assert "torch-xla's last release is 9.9.1 (2026-11-29)" in rule.risks.pytorch
+    assert load_snapshot().get("torch-xla").version == "9.9.1"  # one snapshot for all
+
+
+# A sentence that says a package has gone quiet must stay true when the snapshot moves on.
+_QUIET = re.compile(
+    r"(?:no release since|not been released since|not released since|not since)"
+    r"\s+\{release:([^{}]+)\}"
+)
+
+
+def test_every_no_release_since_claim_is_true_of_the_snapshot() -> None:
+    """'has had no release since {release:X}' is checked against the snapshot: X's latest
+    release must be over a year older than the snapshot, or the sentence has become false."""
+    snap = load_snapshot()
+    texts = [
+        p.read_text() for p in [*(ROOT / "rules").glob("*.yaml"), ROOT / "rules/data/routes.yaml"]
+    ]
+    quiet = {name for text in texts for name in _QUIET.findall(" ".join(text.split()))}
+    assert {"tensorflowjs", "tensorflow-privacy", "jax-metal"} <= quiet
+    for name in sorted(quiet):
+        entry = snap.get(name)
+        assert entry is not None, name
+        assert (snap.snapshot - entry.released).days > 365, (
+            f"{name} was released on {entry.released}: the rules still say it has gone quiet"
+        )
 
 
 def test_an_unknown_release_token_is_one_line_naming_file_line_and_field(
@@ -231,11 +262,25 @@ def test_an_unknown_release_token_is_one_line_naming_file_line_and_field(
     )
     code, out, err = cli("rules", "check", str(pack), "--today", TODAY)
     assert code == 2 and out == ""
+    snapshot = ROOT / "rules" / "data" / "package_health.yaml"
     assert err.strip().splitlines() == [
-        f"advisor: error: {pack / 'eco.yaml'}:7: rule ECO951: why: {{release:no-such-package}} "
-        "names a package the package-health snapshot (data/package_health.yaml) does not "
-        "hold; add it there and run benchmarks/refresh_package_health.py"
+        f"advisor: error: {pack / 'eco.yaml'}:7: rule ECO951: why: {{release:no-such-package}}: "
+        f"no package of that name in the package-health snapshot {snapshot}"
     ]
+
+
+def test_a_misspelt_release_token_is_an_error_with_a_hint(cli, tmp_path: Path) -> None:
+    pack = user_pack(tmp_path)
+    text = (pack / "eco.yaml").read_text()
+    (pack / "eco.yaml").write_text(
+        text.replace(
+            "why: Only here to test the citation and freshness checks.",
+            'why: "Since {release: tensorflowjs}, only here to test the citation checks."',
+        )
+    )
+    code, _, err = cli("rules", "check", str(pack), "--today", TODAY)
+    assert code == 2
+    assert err.strip().endswith("did you mean {release:tensorflowjs}?")
 
 
 # --------------------------------------------------------------------------- packaging

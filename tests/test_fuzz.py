@@ -13,5 +13,4 @@ from fuzz_targets import TARGETS, FuzzTarget, run_target
 
 @pytest.mark.parametrize("target", TARGETS, ids=[t.name for t in TARGETS])
 def test_fuzz_target_fails_only_cleanly(target: FuzzTarget) -> None:
-    verdicts = run_target(target, target.ci_examples)
-    assert verdicts.total() > 0, f"{target.name}: hypothesis generated no example"
+    run_target(target, target.ci_examples, ci=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -233,21 +234,37 @@ def test_stdout_to_a_pipe_that_closes_early_is_not_a_traceback(tmp_path: Path) -
     assert "Traceback" not in proc.stderr
 
 
-def test_a_listing_cut_short_by_its_reader_exits_like_a_unix_tool(tmp_path: Path) -> None:
-    """`advisor rules list | head -2`: silent, and the shell's SIGPIPE status (141), not 1.
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rules", "list"],
+        ["--help"],
+        ["recommend", "--help"],
+        ["recommend", "--example", EXAMPLE, "--probes", "none"],
+    ],
+    ids=["rules list", "--help", "recommend --help", "recommend"],
+)
+def test_a_reader_that_stops_reading_ends_it_like_a_unix_tool(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """`advisor ... | head`: silent, and the shell's SIGPIPE status (141), not 1 or 2.
 
-    The reader here is `true`, which is gone before the advisor has loaded its rules, so
-    the first write always meets a closed pipe.
+    The pipe's read end is closed before the advisor starts, so its first write always
+    meets a closed pipe.
     """
-    proc = subprocess.run(
-        "python -m advisor rules list | true; echo ${PIPESTATUS[0]}",
-        shell=True,
-        executable="/bin/bash",
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
-        timeout=60,
-    )
-    assert proc.stdout.strip() == "141", proc.stdout + proc.stderr
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "advisor", *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 141, proc.stderr
     assert proc.stderr == ""

@@ -51,6 +51,13 @@ class AdvisorGroup(click.Group):
             sys.exit(result if isinstance(result, int) else 0)
         return result
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:  # `advisor --help | true`: the help is printed while the arguments are parsed
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:
+            silence_stdout(sys.stdout)
+            sys.exit(EXIT_SIGPIPE)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

@@ -50,7 +50,11 @@ def check_stdout() -> None:
 
 
 def write_stdout(text: str) -> None:
-    """Write the whole result to stdout and flush it; any failure is an InputError."""
+    """Write the whole result to stdout and flush it; any failure is an InputError.
+
+    A reader that stops reading (a closed pipe) is not bad input: BrokenPipeError goes on
+    to the command group, which ends silently with 141, as ``yes | head`` does.
+    """
     check_stdout()
     stream = sys.stdout
     try:
@@ -58,6 +62,9 @@ def write_stdout(text: str) -> None:
             text = for_terminal(text)
         stream.write(text)
         stream.flush()
+    except BrokenPipeError:
+        silence_stdout(stream)
+        raise
     except (OSError, ValueError) as exc:
         silence_stdout(stream)
         reason = os_reason(exc) if isinstance(exc, OSError) else str(exc)

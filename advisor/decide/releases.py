@@ -2,12 +2,14 @@
 
 The text of a rule pack (a rule's ``why``, ``risks`` or evidence, a stack or install
 note) names a package's latest release as ``{release:NAME}``; loading fills it in from the
-snapshot (rules/data/package_health.yaml), so refreshing the snapshot refreshes the text,
-and a NAME the snapshot does not hold is an error naming file, line and field.
+bundled snapshot (rules/data/package_health.yaml; a user's pack uses it too), so
+refreshing the snapshot refreshes the text, and a NAME the snapshot does not hold is an
+error naming file, line and field.
 """
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -33,18 +35,21 @@ def read_snapshot(path: Path) -> PackageSnapshot:
         raise input_error_from_validation(exc, doc) from None
 
 
-def fill_releases(doc: YamlDocument, snapshot: PackageSnapshot) -> YamlDocument:
-    """``doc`` with every ``{release:NAME}`` in its strings filled in from ``snapshot``."""
+def fill_releases(doc: YamlDocument, snapshot: PackageSnapshot, source: Path) -> YamlDocument:
+    """``doc`` with every ``{release:NAME}`` in its strings filled in from ``snapshot``
+    (read from ``source``, which an unknown NAME's error names)."""
 
     def walk(node: Any, loc: tuple[Any, ...]) -> Any:
         if isinstance(node, str):
             try:
                 return snapshot.fill_releases(node)
             except UnknownPackage as exc:
+                name = str(exc.args[0])
+                close = difflib.get_close_matches(name, sorted(snapshot.names()), n=1)
+                hint = f"; did you mean {{release:{close[0]}}}?" if close else ""
                 raise InputError(
-                    f"{{release:{exc.args[0]}}} names a package the package-health snapshot "
-                    f"({SNAPSHOT_FILE}) does not hold; add it there and run "
-                    "benchmarks/refresh_package_health.py",
+                    f"{{release:{name}}}: no package of that name in the package-health "
+                    f"snapshot {source}{hint}",
                     path=doc.path,
                     line=doc.line_of(loc),
                     field=_field(doc, loc),

@@ -121,20 +121,18 @@ class RuleSet:
         return next((r for r in self.rules if r.id == rule_id), None)
 
 
-def load_pack_file(path: Path, core: Path | None = None) -> YamlDocument:
+def load_pack_file(path: Path) -> YamlDocument:
     """One YAML file of a rule pack, its ``{release:NAME}`` tokens filled in (releases.py)
-    from the package-health snapshot of ``core`` (the bundled one if it has none)."""
-    snapshot = (core or core_pack_dir()) / SNAPSHOT_FILE
-    if not snapshot.is_file():
-        snapshot = core_pack_dir() / SNAPSHOT_FILE
-    return fill_releases(load_yaml_file(path), read_snapshot(snapshot))
+    from the bundled package-health snapshot, the one the report and ``rules check`` use."""
+    snapshot = core_pack_dir() / SNAPSHOT_FILE
+    return fill_releases(load_yaml_file(path), read_snapshot(snapshot), snapshot)
 
 
 def load_pack_meta(
     path: Path, own: Sequence[FrameworkFile] = ()
 ) -> tuple[PackMeta, dict[tuple[str, str, int], Condition]]:
     """Load pack.yaml (plus frameworks described in their own files), parsing conditions."""
-    doc = load_pack_file(path, path.parent)
+    doc = load_pack_file(path)
     if not isinstance(doc.data, dict):
         raise InputError("top level must be a mapping", path=str(path), line=1)
     try:
@@ -274,13 +272,13 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     """Load the core pack plus any extra packs, checking ids are unique across all."""
     core = core or core_pack_dir()
     files = [
-        (path, load_pack_file(path, core))
+        (path, load_pack_file(path))
         for directory in [core, *(extra_dirs or [])]
         for path in rule_files(directory)
     ]
     own = [read_framework_file(p.stem, doc) for p, doc in files if is_framework_file(p.stem)]
     meta, conditions = load_pack_meta(core / "pack.yaml", own)
-    routes = _load_routes(core / "data" / "routes.yaml", own, core)
+    routes = _load_routes(core / "data" / "routes.yaml", own)
     rules: list[Rule] = []
     sources: dict[str, str] = {}
     for path, doc in files:
@@ -305,7 +303,7 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     return RuleSet(meta=meta, rules=rules, sources=sources, conditions=conditions, routes=routes)
 
 
-def _load_routes(path: Path, own: list[FrameworkFile], core: Path) -> RouteTable | None:
+def _load_routes(path: Path, own: list[FrameworkFile]) -> RouteTable | None:
     """routes.yaml merged with the routes in frameworks' own files (None: no route table)."""
     if not path.is_file():
         stray = next((f for f in own if f.routes), None)
@@ -317,7 +315,7 @@ def _load_routes(path: Path, own: list[FrameworkFile], core: Path) -> RouteTable
                 field="routes",
             )
         return None
-    table, doc = load_routes(path, lambda p: load_pack_file(p, core))
+    table, doc = load_routes(path, load_pack_file)
     return merge_routes(table, doc, own)
 
 

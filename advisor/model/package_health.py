@@ -28,7 +28,7 @@ class PackageRelease(BaseModel):
     note: str = ""
 
 
-RELEASE_TOKEN = re.compile(r"\{release:([^{}\s]*)\}")
+RELEASE_TOKEN = re.compile(r"\{release:([^{}]*)\}")  # any NAME, so a typo is an error
 
 
 class UnknownPackage(KeyError):

@@ -37,7 +37,8 @@ def _prior(prior: dict[str, Any]) -> str:
     if not effects:
         return "Before any answer the advisor favours no framework."
     points = ", ".join(_signed(fw, v) for fw, v in effects.items())
-    return f"Before any answer the advisor gives {points} (its prior). {prior.get('why', '')}"
+    why = prior.get("why") or ""
+    return f"Before any answer the advisor gives {points} (its prior).{' ' + why if why else ''}"
 
 
 def _thin(decision: Decision) -> str | None:
