@@ -19,7 +19,8 @@ import yaml
 import advisor.resources
 from advisor.decide.citations import load_snapshot
 from advisor.decide.engine import decide
-from advisor.decide.rules import load_ruleset
+from advisor.decide.releases import SNAPSHOT_FILE
+from advisor.decide.rules import core_pack_dir, load_ruleset
 from advisor.io.profiles import load_profile
 from advisor.report.render import render_report
 
@@ -239,9 +240,8 @@ def test_every_no_release_since_claim_is_true_of_the_snapshot() -> None:
     """'has had no release since {release:X}' is checked against the snapshot: X's latest
     release must be over a year older than the snapshot, or the sentence has become false."""
     snap = load_snapshot()
-    texts = [
-        p.read_text() for p in [*(ROOT / "rules").glob("*.yaml"), ROOT / "rules/data/routes.yaml"]
-    ]
+    pack = core_pack_dir()
+    texts = [p.read_text() for p in [*pack.glob("*.yaml"), pack / "data" / "routes.yaml"]]
     quiet = {name for text in texts for name in _QUIET.findall(" ".join(text.split()))}
     assert {"tensorflowjs", "tensorflow-privacy", "jax-metal"} <= quiet
     for name in sorted(quiet):
@@ -262,7 +262,7 @@ def test_an_unknown_release_token_is_one_line_naming_file_line_and_field(
     )
     code, out, err = cli("rules", "check", str(pack), "--today", TODAY)
     assert code == 2 and out == ""
-    snapshot = ROOT / "rules" / "data" / "package_health.yaml"
+    snapshot = core_pack_dir() / SNAPSHOT_FILE  # the installed pack's, where it is installed
     assert err.strip().splitlines() == [
         f"advisor: error: {pack / 'eco.yaml'}:7: rule ECO951: why: {{release:no-such-package}}: "
         f"no package of that name in the package-health snapshot {snapshot}"
