@@ -220,7 +220,8 @@ ERA = 2022  # ExecuTorch, LiteRT's PyTorch converter, TorchServe's decline: afte
 
 
 def era(cases: list[Case], advisor: dict[str, Verdict]) -> str:
-    """Per framework: advisor top-1 on choices made before ERA and from ERA on."""
+    """Advisor top-1 on choices made before ERA and from ERA on: per framework, then all
+    (with acceptable agreement)."""
     cells = []
     for fw in FRAMEWORKS:
         for label, mine in (
@@ -229,6 +230,13 @@ def era(cases: list[Case], advisor: dict[str, Verdict]) -> str:
         ):
             hits = sum(advisor[c.id].framework == fw for c in mine)
             cells.append(f"{fw} {label}{ERA} {hits}/{len(mine)}")
+    for label, mine in (
+        ("<", [c for c in cases if c.year < ERA]),
+        (">=", [c for c in cases if c.year >= ERA]),
+    ):
+        top1 = sum(advisor[c.id].framework == c.chosen for c in mine)
+        ok = sum(advisor[c.id].framework in c.acceptable for c in mine)
+        cells.append(f"all {label}{ERA} top-1 {top1}/{len(mine)}, acceptable {ok}/{len(mine)}")
     return "; ".join(cells)
 
 
