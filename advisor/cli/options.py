@@ -55,8 +55,7 @@ class AdvisorGroup(click.Group):
         try:  # `advisor --help | true`: the help is printed while the arguments are parsed
             return super().parse_args(ctx, args)
         except BrokenPipeError:
-            silence_stdout(sys.stdout)
-            sys.exit(EXIT_SIGPIPE)
+            reader_gone()
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -70,8 +69,7 @@ class AdvisorGroup(click.Group):
             click.echo("advisor: interrupted; nothing was written", err=True)
             sys.exit(130)
         except BrokenPipeError:  # the reader stopped reading (``advisor rules list | head``)
-            silence_stdout(sys.stdout)
-            sys.exit(EXIT_SIGPIPE)
+            reader_gone()
 
 
 python_option = click.option(
@@ -82,6 +80,12 @@ python_option = click.option(
     help="Run the probe workers in this Python (your project's venv or conda env, with its own "
     "framework builds); repeat for several. Default: the advisor's own Python.",
 )
+
+
+def reader_gone() -> NoReturn:
+    """The reader of stdout stopped reading: end silently, as a writer killed by SIGPIPE."""
+    silence_stdout(sys.stdout)
+    sys.exit(EXIT_SIGPIPE)
 
 
 def fail(exc: InputError) -> NoReturn:

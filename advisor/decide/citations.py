@@ -19,10 +19,9 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from advisor.decide.releases import SNAPSHOT_FILE, read_snapshot
+from advisor.decide.releases import load_snapshot  # noqa: F401  (re-exported: report, CLI)
 from advisor.decide.rules import Rule, RuleSet, core_pack_dir
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
-from advisor.model.package_health import PackageSnapshot
 
 _ID_CELL = re.compile(r"^\| ([A-Z][A-Z0-9-]*) \|", re.M)
 
@@ -43,11 +42,6 @@ def defined_ids(text: str) -> set[str]:
 def load_source_ids(path: Path | None = None) -> frozenset[str]:
     """The claim ids that docs/sources.md defines."""
     return frozenset(defined_ids(read_text_file(path or sources_file())))
-
-
-def load_snapshot(path: Path | None = None) -> PackageSnapshot:
-    """The package-health snapshot of the core pack (or the file at ``path``)."""
-    return read_snapshot(path or core_pack_dir() / SNAPSHOT_FILE)
 
 
 @dataclass(frozen=True)

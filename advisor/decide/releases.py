@@ -25,6 +25,18 @@ from advisor.model.package_health import PackageSnapshot, UnknownPackage
 SNAPSHOT_FILE = Path("data") / "package_health.yaml"  # inside a rule pack directory
 
 
+def snapshot_path() -> Path:
+    """The bundled pack's package-health snapshot: the one snapshot of a run."""
+    from advisor.resources import data_dir
+
+    return data_dir("rules") / SNAPSHOT_FILE
+
+
+def load_snapshot() -> PackageSnapshot:
+    """The bundled package-health snapshot (rule text, citations and the report use it)."""
+    return read_snapshot(snapshot_path())
+
+
 @lru_cache(maxsize=4)
 def read_snapshot(path: Path) -> PackageSnapshot:
     """The package-health snapshot at ``path``."""

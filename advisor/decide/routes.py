@@ -8,14 +8,12 @@ has a mature route is a decisive fact for that framework.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from advisor.frameworks import FRAMEWORKS
-from advisor.io.safe_yaml import YamlDocument, load_yaml_file
+from advisor.io.safe_yaml import YamlDocument
 from advisor.io.validation import input_error_from_validation
 from advisor.model.errors import InputError
 
@@ -79,14 +77,11 @@ class RouteTable(_Strict):
         return ready[0] if all(m in ("experimental", "none") for m in others) else None
 
 
-def load_routes(
-    path: Path, read: Callable[[Path], YamlDocument] = load_yaml_file
-) -> tuple[RouteTable, YamlDocument]:
-    """Load and validate the route table (with its document, for line numbers)."""
-    doc = read(path)
+def load_routes(doc: YamlDocument) -> RouteTable:
+    """Validate the route table read into ``doc`` (routes.yaml)."""
     if not isinstance(doc.data, dict):
-        raise InputError("top level must be a mapping", path=str(path), line=1)
+        raise InputError("top level must be a mapping", path=doc.path, line=1)
     try:
-        return RouteTable.model_validate(doc.data), doc
+        return RouteTable.model_validate(doc.data)
     except ValidationError as exc:
         raise input_error_from_validation(exc, doc) from None

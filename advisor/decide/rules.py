@@ -26,7 +26,7 @@ from advisor.decide.framework_files import (
     merge_routes,
     read_framework_file,
 )
-from advisor.decide.releases import SNAPSHOT_FILE, fill_releases, read_snapshot
+from advisor.decide.releases import fill_releases, load_snapshot, snapshot_path
 from advisor.decide.routes import RouteTable, load_routes
 from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
@@ -124,8 +124,7 @@ class RuleSet:
 def load_pack_file(path: Path) -> YamlDocument:
     """One YAML file of a rule pack, its ``{release:NAME}`` tokens filled in (releases.py)
     from the bundled package-health snapshot, the one the report and ``rules check`` use."""
-    snapshot = core_pack_dir() / SNAPSHOT_FILE
-    return fill_releases(load_yaml_file(path), read_snapshot(snapshot), snapshot)
+    return fill_releases(load_yaml_file(path), load_snapshot(), snapshot_path())
 
 
 def load_pack_meta(
@@ -315,8 +314,8 @@ def _load_routes(path: Path, own: list[FrameworkFile]) -> RouteTable | None:
                 field="routes",
             )
         return None
-    table, doc = load_routes(path, load_pack_file)
-    return merge_routes(table, doc, own)
+    doc = load_pack_file(path)
+    return merge_routes(load_routes(doc), doc, own)
 
 
 def rule_files(directory: Path) -> list[Path]:
