@@ -10,7 +10,11 @@ Per split and predictor: top-1 agreement (verdict == chosen), acceptable agreeme
 in acceptable), recall per framework, a confusion matrix (rows chosen, columns verdict) and,
 for the advisor, calibration (per confidence level: cases, share with verdict == chosen).
 Predictors: the advisor without probe measurements (through advise(), the one function that
-imports advisor); always_pytorch; and rule_of_thumb, the five-line rule of issue 11:
+imports advisor), answering for today as a user gets it; advisor_as_of, the same advisor
+with only the knowledge that held in January of the case's year (rules, routes, prior and
+framework releases carry their dates: RuleSet.at in advisor/decide/rules.py), a backtest without
+look-ahead that judges a past choice against what was known when it was made;
+always_pytorch; and rule_of_thumb, the five-line rule of issue 11:
   1. a microcontroller or browser target, or an incumbent TensorFlow team -> TensorFlow;
   2. TPU training hardware, a JAX team or a functional team -> JAX;
   3. otherwise PyTorch;
@@ -57,10 +61,12 @@ class Verdict(NamedTuple):
 _RULESET: list[Any] = []
 
 
-def advise(profile: dict[str, Any]) -> Verdict:
+def advise(profile: dict[str, Any], as_of: str | None = None) -> Verdict:
     """The advisor's verdict for a raw profile dict; the only place that imports advisor.
 
-    Raises ValueError (pydantic's ValidationError is one) for a profile the advisor rejects.
+    ``as_of`` (YYYY-MM): judge with the knowledge that held then (RuleSet.at)
+    instead of the pack's today. Raises ValueError (pydantic's ValidationError is one) for
+    a profile the advisor rejects.
     """
     from advisor.decide.engine import decide
     from advisor.decide.rules import load_ruleset
@@ -68,7 +74,8 @@ def advise(profile: dict[str, Any]) -> Verdict:
 
     if not _RULESET:
         _RULESET.append(load_ruleset())
-    decision = decide(Profile.model_validate(profile), None, _RULESET[0])
+    ruleset = _RULESET[0].at(as_of) if as_of else _RULESET[0]
+    decision = decide(Profile.model_validate(profile), None, ruleset)
     rec = decision.recommendation
     top = decision.rules[:3]  # sorted by impact, largest first
     effects = [", ".join(f"{fw} {w:+.1f}" for fw, w in r.weighted.items() if w) for r in top]
@@ -97,11 +104,20 @@ def rule_of_thumb(profile: dict[str, Any]) -> Verdict:
     return Verdict("pytorch", None)
 
 
-PREDICTORS: dict[str, Callable[[dict[str, Any]], Verdict]] = {
-    "advisor": advise,
-    "rule_of_thumb": rule_of_thumb,
-    "always_pytorch": always_pytorch,
+def as_of_choice(case: Case) -> str:
+    """The month a past choice is judged at: January of its year (the choice came before
+    the source that reports it)."""
+    return f"{case.year}-01"
+
+
+# Each predictor sees a case's profile; only the point-in-time advisor also sees its year.
+PREDICTORS: dict[str, Callable[[Case], Verdict]] = {
+    "advisor": lambda case: advise(case.profile),
+    "advisor_as_of": lambda case: advise(case.profile, as_of_choice(case)),
+    "rule_of_thumb": lambda case: rule_of_thumb(case.profile),
+    "always_pytorch": lambda case: always_pytorch(case.profile),
 }
+CALIBRATED = ("advisor", "advisor_as_of")
 
 
 def _share(hits: int, n: int) -> float | None:
@@ -142,7 +158,7 @@ def evaluate(cases: list[Case]) -> tuple[dict[str, dict[str, Verdict]], list[str
     for case in cases:
         try:
             for name, predict in PREDICTORS.items():
-                verdicts[name][case.id] = predict(case.profile)
+                verdicts[name][case.id] = predict(case)
         except ValueError as exc:
             errors.append(profile_error(case, exc))
     return verdicts, errors
@@ -155,7 +171,7 @@ def report(cases: list[Case], verdicts: dict[str, dict[str, Verdict]]) -> dict[s
     for split in ("dev", "test", "all"):
         chosen = [c for c in cases if split in ("all", c.split)]
         result[split] = {
-            name: metrics([(c, verdicts[name][c.id]) for c in chosen], name == "advisor")
+            name: metrics([(c, verdicts[name][c.id]) for c in chosen], name in CALIBRATED)
             for name in PREDICTORS
         }
     return result
@@ -177,7 +193,10 @@ def _pct(value: float | None) -> str:
 
 
 def render_split(
-    split: str, figures: dict[str, dict[str, Any]], cases: list[Case], advisor: dict[str, Verdict]
+    split: str,
+    figures: dict[str, dict[str, Any]],
+    cases: list[Case],
+    verdicts: dict[str, dict[str, Verdict]],
 ) -> str:
     """Plain-text tables for one split: summary, confusion matrices, calibration."""
     mine = [c for c in cases if split in ("all", c.split)]
@@ -201,10 +220,11 @@ def render_split(
         out.append(f"  {'':<12}" + "".join(f"{fw:>12}" for fw in FRAMEWORKS))
         for fw in FRAMEWORKS:
             out.append(f"  {fw:<12}" + "".join(f"{f['confusion'][fw][p]:>12}" for p in FRAMEWORKS))
-    out.append(
-        f"advisor top-1 by the year of the choice (before {ERA}, from {ERA} on): "
-        + era(mine, advisor)
-    )
+    for name in CALIBRATED:
+        out.append(
+            f"{name} top-1 by the year of the choice (before {ERA}, from {ERA} on): "
+            + era(mine, verdicts[name])
+        )
     out.append("calibration (confidence: cases, share with verdict == chosen)")
     for name, f in figures.items():
         cal = f["calibration"]
@@ -220,8 +240,8 @@ ERA = 2022  # ExecuTorch, LiteRT's PyTorch converter, TorchServe's decline: afte
 
 
 def era(cases: list[Case], advisor: dict[str, Verdict]) -> str:
-    """Advisor top-1 on choices made before ERA and from ERA on: per framework, then all
-    (with acceptable agreement)."""
+    """One advisor's top-1 on choices made before ERA and from ERA on: per framework, then
+    all (with acceptable agreement)."""
     cells = []
     for fw in FRAMEWORKS:
         for label, mine in (
@@ -313,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"{len(cases)} cases; split rule: {SPLIT_RULE}")
         splits = ("dev", "test", "all") if args.split == "all" else (args.split,)
-        print("\n\n".join(render_split(s, result[s], cases, verdicts["advisor"]) for s in splits))
+        print("\n\n".join(render_split(s, result[s], cases, verdicts) for s in splits))
         if args.show_misses:
             print("\n" + render_misses(cases, verdicts["advisor"], args.split))
     if floors is not None:

@@ -3,7 +3,9 @@
 For each venue (a deployment target, an edge accelerator or a serving mode) and each
 framework: the routes that reach it, their maturity and source. Deployment rules that
 name a venue score each framework by its best route; a venue where only one framework
-has a mature route is a decisive fact for that framework.
+has a mature route is a decisive fact for that framework. A route may carry the months it
+held that maturity (``since``, ``until``); the advisor scores the routes in force at the
+pack's date, and a point-in-time view (RuleSet.at) those in force at another month.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from advisor.frameworks import FRAMEWORKS
 from advisor.io.safe_yaml import YamlDocument
 from advisor.io.validation import input_error_from_validation
 from advisor.model.errors import InputError
+from advisor.model.rulepack import MONTH
 
 Maturity = Literal["native", "mature", "beta", "experimental", "none"]
 MATURITY_ORDER: tuple[str, ...] = ("native", "mature", "beta", "experimental", "none")
@@ -32,6 +35,31 @@ class Route(_Strict):
     url: str = Field(pattern=r"^https?://\S+$")
     checked: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
     note: str = ""
+    since: str | None = Field(None, pattern=MONTH, description="First month at this maturity.")
+    until: str | None = Field(None, pattern=MONTH, description="First month no longer so.")
+
+    @model_validator(mode="after")
+    def _period(self) -> Route:
+        if self.since and self.until and self.until <= self.since:
+            raise ValueError("'until' must be after 'since'")
+        return self
+
+    def in_force(self, month: str) -> bool:
+        """Whether the route existed at this maturity in ``month`` (YYYY-MM)."""
+        return (self.since is None or self.since <= month) and (
+            self.until is None or month < self.until
+        )
+
+
+def no_route(venue: Venue, framework: str, month: str) -> Route:
+    """The stand-in for a framework with no route in force: maturity none."""
+    first = venue.routes[framework][0]
+    return Route(
+        route=f"no route yet in {month}",
+        maturity="none",
+        url=first.url,
+        checked=first.checked,
+    )
 
 
 class Venue(_Strict):
@@ -61,6 +89,17 @@ class RouteTable(_Strict):
         if set(self.points) != set(MATURITY_ORDER):
             raise ValueError(f"points must give a value for each of {MATURITY_ORDER}")
         return self
+
+    def at(self, month: str) -> RouteTable:
+        """The table as of ``month``: each framework's routes in force then (or none)."""
+        venues = {}
+        for name, venue in self.venues.items():
+            routes = {
+                fw: [r for r in rs if r.in_force(month)] or [no_route(venue, fw, month)]
+                for fw, rs in venue.routes.items()
+            }
+            venues[name] = venue.model_copy(update={"routes": routes})
+        return self.model_copy(update={"venues": venues})
 
     def effects(self, venue: str) -> dict[str, int]:
         """Points per framework for a venue, from its best route's maturity."""

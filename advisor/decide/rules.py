@@ -8,6 +8,7 @@ as ``file:line: rule-id: field: message``.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from collections.abc import Sequence
@@ -36,9 +37,11 @@ from advisor.model.facts import Facts
 from advisor.model.profile import Profile
 from advisor.model.rulepack import (
     CRITERION_ID,
+    MONTH,
     CriterionInfo,
     Effects,
     Evidence,
+    Holds,
     InstallOption,
     PackMeta,
     Risks,
@@ -74,6 +77,9 @@ class Rule(Strict):
     risks: Risks = Field(default_factory=Risks)
     why: str = Field(min_length=10)
     evidence: list[Evidence] = Field(min_length=1)
+    holds: Holds | None = Field(
+        None, description="When the claim held, if not always (point-in-time views only)."
+    )
     examples: RuleExamples
     condition: Condition | None = Field(None, exclude=True)
 
@@ -112,13 +118,45 @@ class RuleSet:
     rules: list[Rule]
     sources: dict[str, str] = field(default_factory=dict)  # rule id -> file
     conditions: dict[tuple[str, str, int], Condition] = field(default_factory=dict)
-    routes: RouteTable | None = None
+    routes: RouteTable | None = None  # the routes in force at the view's month
+    # Everything the pack holds, dated, from which at() builds a view:
+    all_rules: list[Rule] = field(default_factory=list)
+    all_routes: RouteTable | None = None
+    full_meta: PackMeta | None = None
+    unavailable: dict[str, str] = field(default_factory=dict)  # framework -> not yet released
 
     def criterion(self, cid: str) -> CriterionInfo:
         return next(c for c in self.meta.criteria if c.id == cid)
 
     def get(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
+
+    def at(self, month: str) -> RuleSet:
+        """The view as of ``month`` (YYYY-MM): the rules, routes and prior in force then,
+        and a veto for each framework not yet released.
+
+        Claims are dated: a rule or the prior by ``holds: {since, until}``, a route by its
+        ``since``/``until``, a framework by ``released``. load_ruleset returns the view at
+        the pack's date (its package snapshot's month), so a claim whose ``until`` has
+        passed is history; the decision benchmark asks for the view at each past choice.
+        A view adds no knowledge: what the pack does not hold, no view has.
+        """
+        if not MONTH_RE.match(month):
+            raise ValueError(f"a month is YYYY-MM, not {month!r}")
+        meta = self.full_meta or self.meta
+        if meta.prior and meta.prior.holds and not meta.prior.holds.covers(month):
+            meta = meta.model_copy(update={"prior": None})
+        return dataclasses.replace(
+            self,
+            meta=meta,
+            rules=[r for r in self.all_rules if r.holds is None or r.holds.covers(month)],
+            routes=self.all_routes.at(month) if self.all_routes else None,
+            unavailable={
+                fw: f"{fw} was not yet released in {month} (first release {info.released.month})"
+                for fw, info in meta.frameworks.items()
+                if info.released is not None and month < info.released.month
+            },
+        )
 
 
 def load_pack_file(path: Path) -> YamlDocument:
@@ -299,7 +337,17 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
                 )
             sources[rule.id] = str(path)
             rules.append(rule)
-    return RuleSet(meta=meta, rules=rules, sources=sources, conditions=conditions, routes=routes)
+    full = RuleSet(
+        meta=meta,
+        rules=rules,
+        sources=sources,
+        conditions=conditions,
+        routes=routes,
+        all_rules=rules,
+        all_routes=routes,
+        full_meta=meta,
+    )
+    return full.at(load_snapshot().snapshot.strftime("%Y-%m"))
 
 
 def _load_routes(path: Path, own: list[FrameworkFile]) -> RouteTable | None:
@@ -332,6 +380,7 @@ def rule_files(directory: Path) -> list[Path]:
     )
 
 
+MONTH_RE = re.compile(MONTH)
 _ID = re.compile(r"^([A-Z]+)([0-9]+)$")
 
 

@@ -104,7 +104,9 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
     decisive = dict.fromkeys(FRAMEWORKS, 0.0)
     favoured: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
     support = dict.fromkeys(FRAMEWORKS, 0)
-    vetoes: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
+    vetoes: dict[str, list[str]] = {
+        fw: [ruleset.unavailable[fw]] if fw in ruleset.unavailable else [] for fw in FRAMEWORKS
+    }
     fired: list[Rule] = []
     skipped: list[Rule] = []
     for rule in ruleset.rules:

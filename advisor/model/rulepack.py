@@ -19,6 +19,7 @@ from advisor.model.profile import Priorities
 CRITERION_ID = r"^[a-z][a-z0-9_]*$"  # criteria are data: pack.yaml lists them
 
 PRIORITY_NAMES = tuple(Priorities.model_fields)
+MONTH = r"^(19|20)[0-9]{2}-(0[1-9]|1[0-2])$"  # YYYY-MM: the grain of a point-in-time view
 
 
 class Strict(BaseModel):
@@ -51,6 +52,50 @@ class Evidence(Strict):
         if self.status == "superseded" and not self.superseded_by:
             raise ValueError("a superseded claim needs 'superseded_by' saying what replaced it")
         return self
+
+
+class DatedSource(Strict):
+    """A checkable source for a date: the release, deprecation or survey that fixes it."""
+
+    title: str = Field(min_length=3)
+    url: str = Field(pattern=r"^https?://\S+$")
+    year: int = Field(ge=1990, le=2100)
+
+
+class Holds(Strict):
+    """When a claim and the direction of its scores held, for a point-in-time view.
+
+    ``since``: the first month it held (None: as soon as the frameworks it names existed);
+    ``until``: the first month it no longer held (None: it still holds). The advisor
+    answers for the pack's date; these dates let the decision benchmark ask what the same
+    knowledge said when a past choice was made (RuleSet.at).
+    """
+
+    since: str | None = Field(None, pattern=MONTH)
+    until: str | None = Field(None, pattern=MONTH)
+    basis: str = Field(min_length=10, description="The dated event(s) that fix the period.")
+    source: DatedSource
+
+    @model_validator(mode="after")
+    def _a_period(self) -> Holds:
+        if self.since is None and self.until is None:
+            raise ValueError("give 'since' or 'until' (a claim that always held needs no 'holds')")
+        if self.since and self.until and self.until <= self.since:
+            raise ValueError("'until' must be after 'since'")
+        return self
+
+    def covers(self, month: str) -> bool:
+        """Whether the claim held in ``month`` (YYYY-MM)."""
+        return (self.since is None or self.since <= month) and (
+            self.until is None or month < self.until
+        )
+
+
+class Released(Strict):
+    """A framework's first public release usable by outside teams."""
+
+    month: str = Field(pattern=MONTH)
+    source: DatedSource
 
 
 class PerFrameworkEffect(Strict):
@@ -142,6 +187,7 @@ class FrameworkInfo(Strict):
     install: list[InstallOption] = Field(min_length=1)
     stack: list[StackItem] = Field(min_length=1)
     starter: str
+    released: Released | None = None
 
 
 class Prior(Strict):
@@ -150,6 +196,7 @@ class Prior(Strict):
     effects: Effects
     why: str = Field(min_length=10)
     evidence: list[Evidence] = Field(min_length=1)
+    holds: Holds | None = None
 
 
 class DecisionModel(Strict):

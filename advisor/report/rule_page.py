@@ -67,6 +67,13 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
         lines.append(f"  {md_inline('; '.join(cited))}.")
         if e.superseded_by:
             lines.append(f"  Superseded by: {md_inline(e.superseded_by)}")
+    if rule.holds:
+        h = rule.holds
+        period = f"since {h.since}" if h.since else "from the start"
+        period += f", until {h.until}" if h.until else ", still holds"
+        url = safe_url(h.source.url)
+        lines += ["", "## When it held", "", f"{period}. {md_inline(h.basis)}"]
+        lines.append(f"Source: {md_inline(h.source.title)}, {h.source.year}. <{url}>")
     lines += ["", "## Example", "", "Fires for:", "", *_yaml_block(rule.examples.fire[0])]
     lines += ["", "Does not fire for:", "", *_yaml_block(rule.examples.ok[0]), ""]
     return "\n".join(lines)
