@@ -377,3 +377,43 @@ def test_rules_check_cli_exit_codes(tmp_path: Path) -> None:
     result = runner.invoke(cli_main, ["rules", "check", str(bad)])
     assert result.exit_code == 2
     assert "ECO901" in (result.output + (result.stderr if result.stderr_bytes else ""))
+
+
+HOLDS = {
+    "basis": "A release fixes it.",
+    "source": {"title": "Notes", "url": "https://x.org", "year": 2020},
+}
+
+
+def test_a_dated_user_rule_scores_only_while_it_held(tmp_path: Path) -> None:
+    ended = rule_dict(holds={**HOLDS, "since": "2019-01", "until": "2021-01"})
+    loaded = load_ruleset([write_pack(tmp_path, ended)])
+    assert loaded.get("ECO901") is None  # history: not in today's view
+    assert loaded.at("2020-06").get("ECO901") is not None
+
+
+def test_a_claim_starting_after_the_knowledge_date_is_an_error(tmp_path: Path) -> None:
+    future = rule_dict(holds={**HOLDS, "since": "2099-01"})
+    with pytest.raises(InputError) as info:
+        load_ruleset([write_pack(tmp_path, future)])
+    assert "holds.since" in str(info.value) and "mine.yaml" in str(info.value)
+
+
+def test_a_bad_holds_names_its_file_and_field(tmp_path: Path) -> None:
+    bad = rule_dict(holds={**HOLDS, "since": "2021-01", "until": "2019-01"})
+    with pytest.raises(InputError) as info:
+        load_ruleset([write_pack(tmp_path, bad)])
+    assert "holds" in str(info.value) and "'until' must be after 'since'" in str(info.value)
+
+
+def test_rules_list_and_show_keep_history(tmp_path: Path) -> None:
+    ended = rule_dict(holds={**HOLDS, "since": "2019-01", "until": "2021-01"})
+    pack = str(write_pack(tmp_path, ended))
+    listed = CliRunner().invoke(cli_main, ["rules", "list", "--rules", pack])
+    assert listed.exit_code == 0
+    assert any(
+        line.startswith("ECO901") and "(held until 2021-01)" in line
+        for line in listed.output.splitlines()
+    )
+    shown = CliRunner().invoke(cli_main, ["rules", "show", "ECO901", "--rules", pack])
+    assert shown.exit_code == 0 and "since 2019-01, until 2021-01" in shown.output

@@ -24,8 +24,10 @@ def list_rules(rule_dirs: tuple[str, ...]) -> None:
     from advisor.decide.rules import load_ruleset, rule_sort_key
 
     ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
-    for rule in sorted(ruleset.rules, key=lambda r: rule_sort_key(r.id)):
-        click.echo(inert(f"{rule.id:<9} {rule.criterion:<15} {rule.title}"))
+    in_force = {r.id for r in ruleset.rules}
+    for rule in sorted(ruleset.all_rules, key=lambda r: rule_sort_key(r.id)):
+        past = "" if rule.id in in_force else f" (held until {rule.holds and rule.holds.until})"
+        click.echo(inert(f"{rule.id:<9} {rule.criterion:<15} {rule.title}{past}"))
 
 
 @rules.command("show")
@@ -38,7 +40,7 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
     from advisor.report.rule_page import rule_markdown
 
     ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
-    rule = ruleset.get(rule_id.upper())
+    rule = next((r for r in ruleset.all_rules if r.id == rule_id.upper()), None)
     if rule is None:
         import difflib
 

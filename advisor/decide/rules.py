@@ -132,15 +132,10 @@ class RuleSet:
         return next((r for r in self.rules if r.id == rule_id), None)
 
     def at(self, month: str) -> RuleSet:
-        """The view as of ``month`` (YYYY-MM): the rules, routes and prior in force then,
-        and a veto for each framework not yet released.
-
-        Claims are dated: a rule or the prior by ``holds: {since, until}``, a route by its
-        ``since``/``until``, a framework by ``released``. load_ruleset returns the view at
-        the pack's date (its package snapshot's month), so a claim whose ``until`` has
-        passed is history; the decision benchmark asks for the view at each past choice.
-        A view adds no knowledge: what the pack does not hold, no view has.
-        """
+        """The view as of ``month`` (YYYY-MM): the rules, routes and prior in force then
+        (``holds``, a route's ``since``/``until``), a veto for each framework not yet
+        ``released``. load_ruleset returns the view at the snapshot's month; the decision
+        benchmark asks for the month of each past choice (docs/updating-knowledge.md)."""
         if not MONTH_RE.match(month):
             raise ValueError(f"a month is YYYY-MM, not {month!r}")
         meta = self.full_meta or self.meta
@@ -318,6 +313,7 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     routes = _load_routes(core / "data" / "routes.yaml", own)
     rules: list[Rule] = []
     sources: dict[str, str] = {}
+    today = load_snapshot().snapshot.strftime("%Y-%m")  # the knowledge's date
     for path, doc in files:
         for rule, line in load_rule_file(path, meta, doc):
             if rule.route and (routes is None or rule.route not in routes.venues):
@@ -335,6 +331,14 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
                     line=line,
                     field=f"rule {rule.id}: id",
                 )
+            if rule.holds and rule.holds.since and rule.holds.since > today:
+                raise InputError(
+                    f"a claim cannot start after the knowledge's date ({today}, the package "
+                    "snapshot's month): it would never score",
+                    path=str(path),
+                    line=line,
+                    field=f"rule {rule.id}: holds.since",
+                )
             sources[rule.id] = str(path)
             rules.append(rule)
     full = RuleSet(
@@ -347,7 +351,7 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
         all_routes=routes,
         full_meta=meta,
     )
-    return full.at(load_snapshot().snapshot.strftime("%Y-%m"))
+    return full.at(today)
 
 
 def _load_routes(path: Path, own: list[FrameworkFile]) -> RouteTable | None:
