@@ -13,7 +13,9 @@ Predictors: the advisor without probe measurements (through advise(), the one fu
 imports advisor), answering for today as a user gets it; advisor_as_of, the same advisor
 with only the knowledge that held in January of the case's year (rules, routes, prior and
 framework releases carry their dates: RuleSet.at in advisor/decide/rules.py), a backtest without
-look-ahead that judges a past choice against what was known when it was made;
+look-ahead that judges a past choice against what was known when it was made (a choice
+made in a framework's first-release year but before its release month would be a sure
+miss; no case is one);
 always_pytorch; and rule_of_thumb, the five-line rule of issue 11:
   1. a microcontroller or browser target, or an incumbent TensorFlow team -> TensorFlow;
   2. TPU training hardware, a JAX team or a functional team -> JAX;
@@ -80,7 +82,7 @@ def advise(profile: dict[str, Any], as_of: str | None = None) -> Verdict:
     top = decision.rules[:3]  # sorted by impact, largest first
     effects = [", ".join(f"{fw} {w:+.1f}" for fw, w in r.weighted.items() if w) for r in top]
     reasons = tuple(f"{r.id}({e})" for r, e in zip(top, effects, strict=True))
-    return Verdict(rec.framework, rec.confidence, reasons)
+    return Verdict(rec.framework or "none", rec.confidence, reasons)  # none: all vetoed
 
 
 def always_pytorch(profile: dict[str, Any]) -> Verdict:

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
+import shutil
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from pydantic import ValidationError
+from test_rulepack import rule_dict, write_pack  # the user-pack fixtures
 
+from advisor.cli import main as cli_main
+from advisor.decide.dating import knowledge_month
 from advisor.decide.engine import decide
-from advisor.decide.releases import load_snapshot
 from advisor.decide.routes import Route
-from advisor.decide.rules import RuleSet, load_ruleset
+from advisor.decide.rules import RuleSet, core_pack_dir, load_ruleset
+from advisor.model.errors import InputError
 from advisor.model.profile import Profile
 from advisor.model.rulepack import Holds, Released
 
@@ -54,11 +61,13 @@ def test_holds_covers_since_inclusive_until_exclusive() -> None:
     assert holds(since="2020-01").covers("2099-12")
 
 
-def test_loaded_pack_is_the_view_at_its_snapshot_month(pack: RuleSet) -> None:
-    month = load_snapshot().snapshot.strftime("%Y-%m")
-    in_force = [r.id for r in pack.all_rules if r.holds is None or r.holds.covers(month)]
-    assert [r.id for r in pack.rules] == in_force
-    assert pack.unavailable == {}
+def test_loaded_pack_is_the_view_at_the_knowledge_month(tmp_path: Path) -> None:
+    ended = rule_dict(holds={**HOLDS, "since": "2019-01", "until": "2021-01"})
+    loaded = load_ruleset([write_pack(tmp_path, ended)])
+    month = knowledge_month()
+    in_force = [r.id for r in loaded.all_rules if r.holds is None or r.holds.covers(month)]
+    assert [r.id for r in loaded.rules] == in_force
+    assert "ECO901" not in in_force and loaded.unavailable == {}
 
 
 def test_a_rule_is_in_a_view_only_while_its_claim_held(pack: RuleSet) -> None:
@@ -81,7 +90,8 @@ def test_bad_month_is_refused(pack: RuleSet) -> None:
 
 
 def test_framework_not_yet_released_is_vetoed(pack: RuleSet) -> None:
-    meta = pack.full_meta or pack.meta
+    meta = pack.full_meta
+    assert meta is not None
     jax = meta.frameworks["jax"].model_copy(
         update={"released": Released(month="2018-12", source=SOURCE)}
     )
@@ -96,8 +106,8 @@ def test_framework_not_yet_released_is_vetoed(pack: RuleSet) -> None:
 
 
 def test_prior_drops_out_before_it_held(pack: RuleSet) -> None:
-    meta = pack.full_meta or pack.meta
-    assert meta.prior is not None
+    meta = pack.full_meta
+    assert meta is not None and meta.prior is not None
     dated_prior = meta.prior.model_copy(update={"holds": holds("2020-01")})
     dated = dataclasses.replace(pack, full_meta=meta.model_copy(update={"prior": dated_prior}))
     assert dated.at("2019-12").meta.prior is None
@@ -132,8 +142,9 @@ def test_routes_in_force_and_none_before_any(pack: RuleSet) -> None:
 
 
 def test_every_dated_claim_is_dated_before_the_pack(pack: RuleSet) -> None:
-    month = load_snapshot().snapshot.strftime("%Y-%m")
-    meta = pack.full_meta or pack.meta
+    month = knowledge_month()
+    meta = pack.full_meta
+    assert meta is not None
     starts = [r.holds.since for r in pack.all_rules if r.holds and r.holds.since]
     assert meta.prior is not None and meta.prior.holds is not None
     starts += [meta.prior.holds.since or ""]
@@ -161,3 +172,96 @@ def test_a_superseded_route_scores_only_in_its_time(pack: RuleSet) -> None:
     assert then is not None
     assert ended[0] in then.venues["mobile"].routes["pytorch"]
     assert ended[0] not in today
+    best_then = then.venues["mobile"].best("pytorch").maturity
+    assert (
+        best_then != "native" and pack.routes.venues["mobile"].best("pytorch").maturity == "native"
+    )
+    assert then.effects("mobile")["pytorch"] < pack.routes.effects("mobile")["pytorch"]
+
+
+HOLDS = {
+    "basis": "A release fixes it.",
+    "source": {"title": "Notes", "url": "https://x.org", "year": 2020},
+}
+
+
+def test_a_dated_user_rule_scores_only_while_it_held(tmp_path: Path) -> None:
+    ended = rule_dict(holds={**HOLDS, "since": "2019-01", "until": "2021-01"})
+    loaded = load_ruleset([write_pack(tmp_path, ended)])
+    assert loaded.get("ECO901") is None  # history: not in today's view
+    assert loaded.at("2020-06").get("ECO901") is not None
+
+
+def test_a_claim_starting_after_the_knowledge_date_is_an_error(tmp_path: Path) -> None:
+    future = rule_dict(holds={**HOLDS, "since": "2099-01"})
+    with pytest.raises(InputError) as info:
+        load_ruleset([write_pack(tmp_path, future)])
+    message = str(info.value)
+    assert "mine.yaml:" in message and "rule ECO901: holds.since: 2099-01 is after" in message
+
+
+def test_a_bad_holds_names_its_file_and_field(tmp_path: Path) -> None:
+    bad = rule_dict(holds={**HOLDS, "since": "2021-01", "until": "2019-01"})
+    with pytest.raises(InputError) as info:
+        load_ruleset([write_pack(tmp_path, bad)])
+    assert "holds" in str(info.value) and "'until' must be after 'since'" in str(info.value)
+
+
+def test_rules_list_and_show_keep_history(tmp_path: Path) -> None:
+    ended = rule_dict(holds={**HOLDS, "since": "2019-01", "until": "2021-01"})
+    pack = str(write_pack(tmp_path, ended))
+    listed = CliRunner().invoke(cli_main, ["rules", "list", "--rules", pack])
+    assert listed.exit_code == 0
+    assert any(
+        line.startswith("ECO901") and "(held until 2021-01; not scored today)" in line
+        for line in listed.output.splitlines()
+    )
+    shown = CliRunner().invoke(cli_main, ["rules", "show", "ECO901", "--rules", pack])
+    assert shown.exit_code == 0 and "since 2019-01, until 2021-01" in shown.output
+
+
+def test_no_route_in_force_is_a_plain_none(pack: RuleSet) -> None:
+    assert pack.all_routes is not None
+    early = pack.all_routes.at("2016-01").venues["mobile"].best("jax")
+    assert (early.route, early.maturity, early.url) == ("no route in 2016-01", "none", "")
+
+
+def test_a_release_veto_is_not_taken_for_a_rule(pack: RuleSet) -> None:
+    decision = decide(Profile.model_validate({}), None, pack.at("2015-06"))
+    assert decision.recommendation.all_vetoed and decision.no_fit is not None
+    assert all(c.vetoed_by == [] for c in decision.no_fit.what_would_fit)
+    assert all("not yet released" in r[0] for r in decision.no_fit.reasons.values())
+
+
+def test_a_month_written_as_a_full_date_says_so() -> None:
+    with pytest.raises(ValidationError, match="quoted 'YYYY-MM'"):
+        Holds.model_validate({**HOLDS, "since": dt.date(2020, 1, 1)})
+
+
+def test_rules_check_counts_an_ended_rule(tmp_path: Path) -> None:
+    ended = rule_dict(holds={**HOLDS, "since": "2019-01", "until": "2021-01"})
+    pack = str(write_pack(tmp_path, ended))
+    result = CliRunner().invoke(cli_main, ["rules", "check", pack])
+    assert result.exit_code == 0 and result.output.startswith("ok: 1 rules valid")
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "expected"),
+    [
+        ("data/routes.yaml", 'since: "2025-10"', 'since: "2099-01"', "routes.yaml:"),
+        ("pack.yaml", 'since: "2022-06"', 'since: "2099-01"', "pack.yaml:"),
+        ("pack.yaml", 'month: "2018-12"', 'month: "2099-12"', "frameworks.jax.released.month"),
+    ],
+)
+def test_no_dated_claim_may_start_after_the_knowledge(
+    tmp_path: Path, file: str, old: str, new: str, expected: str
+) -> None:
+    core = tmp_path / "core"
+    shutil.copytree(core_pack_dir(), core)
+    text = (core / file).read_text(encoding="utf-8")
+    assert old in text
+    (core / file).write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_ruleset(core=core)
+    message = str(info.value)
+    assert expected in message and "after the knowledge's date" in message

@@ -26,7 +26,8 @@ def list_rules(rule_dirs: tuple[str, ...]) -> None:
     ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
     in_force = {r.id for r in ruleset.rules}
     for rule in sorted(ruleset.all_rules, key=lambda r: rule_sort_key(r.id)):
-        past = "" if rule.id in in_force else f" (held until {rule.holds and rule.holds.until})"
+        until = rule.holds.until if rule.holds else None
+        past = "" if rule.id in in_force else f" (held until {until}; not scored today)"
         click.echo(inert(f"{rule.id:<9} {rule.criterion:<15} {rule.title}{past}"))
 
 
@@ -35,6 +36,7 @@ def list_rules(rule_dirs: tuple[str, ...]) -> None:
 @click.option("--rules", "rule_dirs", multiple=True, metavar="DIR", help="Add a rule pack.")
 def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
     """Print one rule as documentation: what, why, evidence, example."""
+    from advisor.decide.dating import last_month_before
     from advisor.decide.rules import load_ruleset
     from advisor.model.errors import InputError
     from advisor.report.rule_page import rule_markdown
@@ -44,9 +46,11 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
     if rule is None:
         import difflib
 
-        hint = difflib.get_close_matches(rule_id.upper(), [r.id for r in ruleset.rules], n=1)
+        hint = difflib.get_close_matches(rule_id.upper(), [r.id for r in ruleset.all_rules], n=1)
         suggestion = f"; did you mean {hint[0]}?" if hint else ""
         raise InputError(f"no rule with id '{rule_id}'{suggestion}", field="RULE_ID")
+    if rule.holds and rule.holds.until and ruleset.get(rule.id) is None:
+        ruleset = ruleset.at(last_month_before(rule.holds.until))  # its routes, in its time
     click.echo(for_terminal(rule_markdown(rule, ruleset)), nl=False)
 
 
@@ -81,7 +85,9 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
     extra = input_paths([path], "PATH") if path is not None else []
     ruleset = load_ruleset(extra)
     checked = [
-        r for r in ruleset.rules if not path or ruleset.sources[r.id].startswith(str(Path(path)))
+        r
+        for r in ruleset.all_rules
+        if not path or ruleset.sources[r.id].startswith(str(Path(path)))
     ]
     problems = citation_problems(ruleset, load_source_ids(), load_snapshot().names(), today=day)
     if problems:

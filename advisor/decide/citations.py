@@ -114,7 +114,7 @@ def citation_problems(
             problems.append(
                 Problem("pack.yaml", None, f"criterion {c.id}", "claim_id", _undefined(c.claim_id))
             )
-    for rule in ruleset.rules:
+    for rule in ruleset.all_rules:  # a claim that has ended still cites its sources
         source = ruleset.sources.get(rule.id)
         strict = source is not None and Path(source).resolve().parent == core_dir
         for i, e in enumerate(rule.evidence):

@@ -36,7 +36,9 @@ def explain_no_fit(
                 best[fw] = (cost, path, old, new)
     changes = []
     for fw in FRAMEWORKS:
-        rule_ids = [reason.split(":", 1)[0] for reason in vetoes[fw]]
+        # a veto's reason starts with its rule's id; a release veto (RuleSet.at) has none
+        ids = [reason.split(":", 1)[0] for reason in vetoes[fw]]
+        rule_ids = [rid for rid in ids if ruleset.get(rid) is not None]
         fields = sorted(
             {
                 f

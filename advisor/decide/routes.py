@@ -18,7 +18,7 @@ from advisor.frameworks import FRAMEWORKS
 from advisor.io.safe_yaml import YamlDocument
 from advisor.io.validation import input_error_from_validation
 from advisor.model.errors import InputError
-from advisor.model.rulepack import MONTH
+from advisor.model.rulepack import Period
 
 Maturity = Literal["native", "mature", "beta", "experimental", "none"]
 MATURITY_ORDER: tuple[str, ...] = ("native", "mature", "beta", "experimental", "none")
@@ -29,36 +29,26 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Route(_Strict):
+class Route(Period):
+    """One way to a venue, at a maturity, during ``since``..``until`` (the Period)."""
+
     route: str = Field(min_length=3)
     maturity: Maturity
     url: str = Field(pattern=r"^https?://\S+$")
     checked: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
     note: str = ""
-    since: str | None = Field(None, pattern=MONTH, description="First month at this maturity.")
-    until: str | None = Field(None, pattern=MONTH, description="First month no longer so.")
-
-    @model_validator(mode="after")
-    def _period(self) -> Route:
-        if self.since and self.until and self.until <= self.since:
-            raise ValueError("'until' must be after 'since'")
-        return self
-
-    def in_force(self, month: str) -> bool:
-        """Whether the route existed at this maturity in ``month`` (YYYY-MM)."""
-        return (self.since is None or self.since <= month) and (
-            self.until is None or month < self.until
-        )
 
 
-def no_route(venue: Venue, framework: str, month: str) -> Route:
-    """The stand-in for a framework with no route in force: maturity none."""
-    first = venue.routes[framework][0]
-    return Route(
-        route=f"no route yet in {month}",
+def no_route(month: str) -> Route:
+    """The stand-in for a framework with no route in force in ``month``: maturity none."""
+    return Route.model_construct(
+        route=f"no route in {month}",
         maturity="none",
-        url=first.url,
-        checked=first.checked,
+        url="",
+        checked="",
+        note="",
+        since=None,
+        until=None,
     )
 
 
@@ -95,7 +85,7 @@ class RouteTable(_Strict):
         venues = {}
         for name, venue in self.venues.items():
             routes = {
-                fw: [r for r in rs if r.in_force(month)] or [no_route(venue, fw, month)]
+                fw: [r for r in rs if r.covers(month)] or [no_route(month)]
                 for fw, rs in venue.routes.items()
             }
             venues[name] = venue.model_copy(update={"routes": routes})

@@ -19,6 +19,12 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from advisor.decide.conditions import Condition, ConditionError, build_context, parse_condition
+from advisor.decide.dating import (
+    check_meta_started,
+    check_routes_started,
+    check_started,
+    knowledge_month,
+)
 from advisor.decide.framework_files import (
     FRAMEWORK_FILE_KEYS,
     FrameworkFile,
@@ -37,7 +43,7 @@ from advisor.model.facts import Facts
 from advisor.model.profile import Profile
 from advisor.model.rulepack import (
     CRITERION_ID,
-    MONTH,
+    MONTH_RE,
     CriterionInfo,
     Effects,
     Evidence,
@@ -125,6 +131,12 @@ class RuleSet:
     full_meta: PackMeta | None = None
     unavailable: dict[str, str] = field(default_factory=dict)  # framework -> not yet released
 
+    def __post_init__(self) -> None:
+        # A rule set built by hand (tests, benchmarks) is its own whole knowledge.
+        self.all_rules = list(self.all_rules or self.rules)
+        self.all_routes = self.all_routes or self.routes
+        self.full_meta = self.full_meta or self.meta
+
     def criterion(self, cid: str) -> CriterionInfo:
         return next(c for c in self.meta.criteria if c.id == cid)
 
@@ -172,6 +184,7 @@ def load_pack_meta(
     except ValidationError as exc:
         raise input_error_from_validation(exc, doc) from None
     meta = merge_framework_info(meta, doc, list(own))
+    check_meta_started(meta, doc, own, knowledge_month())
     described = {f.framework: f for f in own if f.info is not None}
     conditions: dict[tuple[str, str, int], Condition] = {}
     for fw, info in meta.frameworks.items():
@@ -216,6 +229,7 @@ def load_rule_file(
     if not isinstance(items, list):
         raise InputError("'rules' must be a list", path=name, line=doc.line_of(("rules",)))
     prefixes = {c.id: c.prefix for c in meta.criteria}
+    today = knowledge_month()
     rules: list[tuple[Rule, int | None]] = []
     for index, raw in enumerate(items):
         loc = ("rules", index)
@@ -227,6 +241,10 @@ def load_rule_file(
             rule = Rule.model_validate(raw)
         except ValidationError as exc:
             raise input_error_from_validation(exc, doc, prefix=loc, label=label) from None
+        if rule.holds:
+            check_started(
+                rule.holds.since, today, doc, (*loc, "holds", "since"), f"{label}: holds.since"
+            )
         if rule.criterion not in prefixes:
             hint = difflib.get_close_matches(rule.criterion, list(prefixes), n=1)
             suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
@@ -313,7 +331,7 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     routes = _load_routes(core / "data" / "routes.yaml", own)
     rules: list[Rule] = []
     sources: dict[str, str] = {}
-    today = load_snapshot().snapshot.strftime("%Y-%m")  # the knowledge's date
+    today = knowledge_month()
     for path, doc in files:
         for rule, line in load_rule_file(path, meta, doc):
             if rule.route and (routes is None or rule.route not in routes.venues):
@@ -331,26 +349,9 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
                     line=line,
                     field=f"rule {rule.id}: id",
                 )
-            if rule.holds and rule.holds.since and rule.holds.since > today:
-                raise InputError(
-                    f"a claim cannot start after the knowledge's date ({today}, the package "
-                    "snapshot's month): it would never score",
-                    path=str(path),
-                    line=line,
-                    field=f"rule {rule.id}: holds.since",
-                )
             sources[rule.id] = str(path)
             rules.append(rule)
-    full = RuleSet(
-        meta=meta,
-        rules=rules,
-        sources=sources,
-        conditions=conditions,
-        routes=routes,
-        all_rules=rules,
-        all_routes=routes,
-        full_meta=meta,
-    )
+    full = RuleSet(meta=meta, rules=rules, sources=sources, conditions=conditions, routes=routes)
     return full.at(today)
 
 
@@ -367,7 +368,9 @@ def _load_routes(path: Path, own: list[FrameworkFile]) -> RouteTable | None:
             )
         return None
     doc = load_pack_file(path)
-    return merge_routes(load_routes(doc), doc, own)
+    table = load_routes(doc)
+    check_routes_started(table, doc, own, knowledge_month())
+    return merge_routes(table, doc, own)
 
 
 def rule_files(directory: Path) -> list[Path]:
@@ -384,7 +387,6 @@ def rule_files(directory: Path) -> list[Path]:
     )
 
 
-MONTH_RE = re.compile(MONTH)
 _ID = re.compile(r"^([A-Z]+)([0-9]+)$")
 
 

@@ -7,6 +7,7 @@ rules themselves (with their parsed conditions) are loaded by :mod:`advisor.deci
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -20,6 +21,7 @@ CRITERION_ID = r"^[a-z][a-z0-9_]*$"  # criteria are data: pack.yaml lists them
 
 PRIORITY_NAMES = tuple(Priorities.model_fields)
 MONTH = r"^(19|20)[0-9]{2}-(0[1-9]|1[0-2])$"  # YYYY-MM: the grain of a point-in-time view
+MONTH_RE = re.compile(MONTH)
 
 
 class Strict(BaseModel):
@@ -62,17 +64,43 @@ class DatedSource(Strict):
     year: int = Field(ge=1990, le=2100)
 
 
-class Holds(Strict):
-    """When a claim and the direction of its scores held, for a point-in-time view.
+def _month_text(value: Any) -> Any:
+    if isinstance(value, date):  # YAML reads an unquoted 2020-01-01 as a date
+        raise ValueError("write the month as a quoted 'YYYY-MM'")
+    return value
 
-    ``since``: the first month it held (None: as soon as the frameworks it names existed);
-    ``until``: the first month it no longer held (None: it still holds). The advisor
-    answers for the pack's date; these dates let the decision benchmark ask what the same
-    knowledge said when a past choice was made (RuleSet.at).
-    """
+
+class Period(Strict):
+    """Months a claim held: ``since`` the first (None: as soon as its frameworks existed),
+    ``until`` the first it no longer held (None: it still holds)."""
 
     since: str | None = Field(None, pattern=MONTH)
     until: str | None = Field(None, pattern=MONTH)
+
+    _months = field_validator("since", "until", mode="before")(_month_text)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Period:
+        if self.since and self.until and self.until <= self.since:
+            raise ValueError("'until' must be after 'since'")
+        return self
+
+    def covers(self, month: str) -> bool:
+        """Whether the claim held in ``month`` (YYYY-MM)."""
+        if not MONTH_RE.match(month):
+            raise ValueError(f"a month is YYYY-MM, not {month!r}")
+        return (self.since is None or self.since <= month) and (
+            self.until is None or month < self.until
+        )
+
+
+class Holds(Period):
+    """When a rule's (or the prior's) claim and the direction of its scores held.
+
+    The advisor answers for the pack's date; these months let the decision benchmark ask
+    what the same knowledge said when a past choice was made (RuleSet.at).
+    """
+
     basis: str = Field(min_length=10, description="The dated event(s) that fix the period.")
     source: DatedSource
 
@@ -80,15 +108,7 @@ class Holds(Strict):
     def _a_period(self) -> Holds:
         if self.since is None and self.until is None:
             raise ValueError("give 'since' or 'until' (a claim that always held needs no 'holds')")
-        if self.since and self.until and self.until <= self.since:
-            raise ValueError("'until' must be after 'since'")
         return self
-
-    def covers(self, month: str) -> bool:
-        """Whether the claim held in ``month`` (YYYY-MM)."""
-        return (self.since is None or self.since <= month) and (
-            self.until is None or month < self.until
-        )
 
 
 class Released(Strict):

@@ -1,0 +1,76 @@
+"""The knowledge's date, and the check that no dated claim starts after it.
+
+Rules, routes, the prior and framework releases may carry months (``holds``, ``since``,
+``until``, ``released``: docs/updating-knowledge.md). The advisor answers as of the package
+snapshot's month; a claim dated to start later would silently never score (or, for a
+release, veto a framework today), so loading refuses it with the file, line and field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from advisor.decide.framework_files import FrameworkFile
+from advisor.decide.releases import load_snapshot
+from advisor.decide.routes import RouteTable
+from advisor.io.safe_yaml import YamlDocument
+from advisor.model.errors import InputError
+from advisor.model.rulepack import PackMeta
+
+
+def knowledge_month() -> str:
+    """YYYY-MM of the bundled package snapshot: the month the advisor answers for."""
+    return load_snapshot().snapshot.strftime("%Y-%m")
+
+
+def last_month_before(month: str) -> str:
+    """The month before ``month`` (YYYY-MM): the last one a claim ending then held."""
+    year, mon = int(month[:4]), int(month[5:7])
+    return f"{year - 1}-12" if mon == 1 else f"{year}-{mon - 1:02d}"
+
+
+def check_started(
+    month: str | None, today: str, doc: YamlDocument, loc: tuple[Any, ...], field: str
+) -> None:
+    """InputError when a claim's first month is after ``today``."""
+    if month and month > today:
+        raise InputError(
+            f"{month} is after the knowledge's date ({today}, the package snapshot's month): "
+            "a claim cannot start later, it would never count",
+            path=doc.path,
+            line=doc.line_of(loc),
+            field=field,
+        )
+
+
+def check_routes_started(
+    table: RouteTable, doc: YamlDocument, own: Sequence[FrameworkFile], today: str
+) -> None:
+    """Every route's ``since``, in routes.yaml and in frameworks' own files."""
+    for name, venue in table.venues.items():
+        for fw, routes in venue.routes.items():
+            for i, route in enumerate(routes):
+                loc = ("venues", name, "routes", fw, i, "since")
+                check_started(route.since, today, doc, loc, ".".join(map(str, loc)))
+    for file in own:
+        for name, routes in file.routes.items():
+            for i, route in enumerate(routes):
+                own_loc = ("routes", name, i, "since")
+                check_started(route.since, today, file.doc, own_loc, ".".join(map(str, own_loc)))
+
+
+def check_meta_started(
+    meta: PackMeta, doc: YamlDocument, own: Sequence[FrameworkFile], today: str
+) -> None:
+    """The prior's ``holds.since`` and each framework's ``released`` month."""
+    if meta.prior and meta.prior.holds:
+        check_started(meta.prior.holds.since, today, doc, ("prior", "holds", "since"), "prior")
+    described = {f.framework: f for f in own if f.info is not None}
+    for fw, info in meta.frameworks.items():
+        if info.released is None:
+            continue
+        source = described[fw].doc if fw in described else doc
+        base: tuple[Any, ...] = ("framework",) if fw in described else ("frameworks", fw)
+        loc = (*base, "released", "month")
+        check_started(info.released.month, today, source, loc, ".".join(map(str, loc)))
