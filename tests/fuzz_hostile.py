@@ -304,7 +304,9 @@ def check_escaped_rule(rule: dict[str, Any], texts: list[str]) -> bool:
 
 
 # Fields whose values are codes (checked by patterns), not text shown to people.
-_RULE_CODES = frozenset({"id", "criterion", "url", "when", "status", "examples"})
+_RULE_CODES = frozenset(
+    {"id", "criterion", "url", "when", "status", "examples", "since", "until", "year"}
+)
 _CACHE: dict[str, Any] = {}
 
 
@@ -332,4 +334,62 @@ BASE_RULE: dict[str, Any] = {
         }
     ],
     "examples": {"fire": [{"ecosystem": {"huggingface": True}}], "ok": [{}]},
+    "holds": {
+        "since": "2019-10",
+        "basis": "A dated release made the claim true.",
+        "source": {"title": "Release notes", "url": "https://example.org/y", "year": 2019},
+    },
 }
+
+_MONTH_LIKE = r"\A(19|20)[0-9]{2}-(0[1-9]|1[0-2])\Z"
+_ANY_MONTH = st.one_of(
+    st.none(),
+    st.from_regex(_MONTH_LIKE),
+    st.text(max_size=12),
+    st.integers(),
+    st.dates(),
+    st.booleans(),
+    st.floats(allow_nan=True),
+    st.lists(st.integers(), max_size=3),
+)
+_HOSTILE_HOLDS = st.fixed_dictionaries(
+    {"since": _ANY_MONTH, "until": _ANY_MONTH},
+    optional={
+        "basis": st.one_of(st.text(max_size=40), st.integers()),
+        "source": st.one_of(
+            st.just(BASE_RULE["holds"]["source"]),
+            st.dictionaries(st.text(max_size=6), st.one_of(st.text(max_size=10), st.integers())),
+        ),
+    },
+)
+_PERIODS = st.one_of(st.none(), st.from_regex(_MONTH_LIKE))
+_WELL_FORMED_HOLDS = st.fixed_dictionaries(
+    {
+        "since": _PERIODS,
+        "until": _PERIODS,
+        "basis": st.text(min_size=10, max_size=60),
+        "source": st.just(BASE_RULE["holds"]["source"]),
+    }
+)
+# Half well formed (valid unless the months are missing or out of order), half hostile.
+dated_holds = st.one_of(_WELL_FORMED_HOLDS, _HOSTILE_HOLDS)
+any_month = st.from_regex(_MONTH_LIKE)
+
+
+def check_dated_rule(holds: dict[str, Any], month: str) -> bool:
+    """A rule with any ``holds``: refused in one line, or valid and answering for a month."""
+    from pydantic import ValidationError
+
+    from advisor.decide.rules import Rule
+    from advisor.io.validation import input_error_from_validation
+
+    try:
+        parsed = Rule.model_validate({**BASE_RULE, "holds": holds})
+    except ValidationError as exc:
+        message = str(input_error_from_validation(exc, None, path="fuzz.yaml"))
+        assert "\n" not in message and message.startswith("fuzz.yaml")
+        return False
+    assert parsed.holds is not None
+    held = parsed.holds.covers(month)
+    assert held == ((parsed.holds.since or "") <= month < (parsed.holds.until or "9999-99"))
+    return True

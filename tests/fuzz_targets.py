@@ -18,11 +18,14 @@ from fuzz_hostile import (
     READERS,
     SPECIAL_KINDS,
     alias_documents,
+    any_month,
     check_alias_document,
+    check_dated_rule,
     check_escaped_profile,
     check_escaped_rule,
     check_long_number,
     check_special_file,
+    dated_holds,
     escaped_text,
     long_numbers,
 )
@@ -84,6 +87,7 @@ TARGETS: tuple[FuzzTarget, ...] = (
         health_checks=False,
     ),
     FuzzTarget("escapes in rules", (_ESCAPES,), _escaped_rule, health_checks=False),
+    FuzzTarget("dated rules", (dated_holds, any_month), check_dated_rule, 150),
 )
 
 
