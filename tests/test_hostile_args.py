@@ -268,3 +268,15 @@ def test_a_reader_that_stops_reading_ends_it_like_a_unix_tool(
         os.close(write_end)
     assert proc.returncode == 141, proc.stderr
     assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("output", ["mine.yaml", "./mine.yaml", "link.yaml"])
+def test_force_never_lets_the_report_replace_its_own_profile(tmp_path: Path, output: str) -> None:
+    (tmp_path / "mine.yaml").write_text("purpose: research\n")
+    (tmp_path / "link.yaml").symlink_to("mine.yaml")
+    before = snapshot(tmp_path)
+    result = run(
+        "recommend", "mine.yaml", "--probes", "none", "-o", output, "--force", cwd=tmp_path
+    )
+    assert_refused(result, "is also an input", "mine.yaml")
+    assert snapshot(tmp_path) == before

@@ -65,7 +65,7 @@ def recommend(
     from advisor.io.safe_read import input_paths
     from advisor.pipeline import run_pipeline
 
-    check_destination(output, force=force)
+    check_destination(output, force=force, inputs=(profile, template, *rule_dirs))
     if probes != "none":
         from advisor.cli.env_settings import check_environment
 

@@ -71,7 +71,8 @@ class DatedEvidence:
     def __str__(self) -> str:
         if self.checked is None:
             return f"{self.rule}: {self.title}: never checked"
-        return f"{self.rule}: {self.title}: checked {self.checked}, {self.age_days} days ago"
+        days = "1 day" if self.age_days == 1 else f"{self.age_days} days"
+        return f"{self.rule}: {self.title}: checked {self.checked}, {days} ago"
 
 
 class _Lines:

@@ -3,9 +3,10 @@
 - ``commented`` (``advisor ask``): the fields the profile says (a default is not an
   answer), each preceded by its help as a comment, values in block style, ready to edit
   and read back with the same answers.
-- ``annotated`` (the report's appendix): every value filled in as a flow value, with
-  ``# not said`` where the profile did not give it and ``# default`` where a given answer
-  equals the default. Strings escape line separators and braces
+- ``annotated`` (the report's appendix): every value filled in as a flow value. A value the
+  profile did not give is shown commented out (``# name: value  # not said``), so the text
+  read back gives the same answers; ``# default`` marks a given answer equal to the
+  default. Strings escape line separators and braces
   as ``\\uXXXX`` (which YAML reads back), so no template engine sees ``{{`` or ``{%``.
 """
 
@@ -72,21 +73,17 @@ def _model_lines(
             doc = annotation.__dict__.get("__doc__")
             if commented and doc:
                 out.append(f"{pad}# {' '.join(doc.split())}")
-            out.append(f"{pad}{name}:")
+            out.append(f"{pad}{name}:" if commented or given else f"{pad}# {name}:")
             _model_lines(
                 annotation, data[name], defaults[name], depth + 1, out, style, said, path + "."
             )
         elif commented:
             chunk = dump_yaml({name: data[name]}).rstrip("\n").splitlines()
             out.extend(pad + line for line in chunk)
+        elif not given:  # shown, but commented out: reading it back must not make it an answer
+            out.append(f"{pad}# {name}: {flow_scalar(data[name])}  # not said")
         else:
-            mark = (
-                "  # not said"
-                if not given
-                else "  # default"
-                if defaults.get(name) == data[name]
-                else ""
-            )
+            mark = "  # default" if defaults.get(name) == data[name] else ""
             out.append(f"{pad}{name}: {flow_scalar(data[name])}{mark}")
 
 

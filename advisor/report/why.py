@@ -14,17 +14,18 @@ MINUS = "\u2212"
 
 
 def _effects_text(weighted: dict[str, float], decisive: dict[str, float] | None = None) -> str:
-    parts = [
-        f"decisive: {name(fw)} {'+' if v > 0 else MINUS}{abs(v):g}"
-        for fw, v in (decisive or {}).items()
-        if v
+    """'decisive: TensorFlow +1; points: PyTorch −5.0, ...': units and soft points apart."""
+    units = [
+        f"{name(fw)} {'+' if v > 0 else MINUS}{abs(v):g}" for fw, v in (decisive or {}).items() if v
     ]
-    for fw in FRAMEWORKS:
-        value = weighted.get(fw)
-        if value:
-            sign = "+" if value > 0 else "\u2212"
-            parts.append(f"{name(fw)} {sign}{abs(value):.1f}")
-    return ", ".join(parts)
+    points = [
+        f"{name(fw)} {'+' if v > 0 else MINUS}{abs(v):.1f}"
+        for fw in FRAMEWORKS
+        if (v := weighted.get(fw))
+    ]
+    if units and points:
+        return f"decisive: {', '.join(units)}; points: {', '.join(points)}"
+    return f"decisive: {', '.join(units)}" if units else ", ".join(points)
 
 
 def why(decision: Decision) -> dict[str, Any]:
