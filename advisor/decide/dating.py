@@ -16,7 +16,6 @@ from advisor.decide.releases import load_snapshot
 from advisor.decide.routes import RouteTable
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
-from advisor.model.rulepack import PackMeta
 
 
 def knowledge_month() -> str:
@@ -58,19 +57,3 @@ def check_routes_started(
             for i, route in enumerate(routes):
                 own_loc = ("routes", name, i, "since")
                 check_started(route.since, today, file.doc, own_loc, ".".join(map(str, own_loc)))
-
-
-def check_meta_started(
-    meta: PackMeta, doc: YamlDocument, own: Sequence[FrameworkFile], today: str
-) -> None:
-    """The prior's ``holds.since`` and each framework's ``released`` month."""
-    if meta.prior and meta.prior.holds:
-        check_started(meta.prior.holds.since, today, doc, ("prior", "holds", "since"), "prior")
-    described = {f.framework: f for f in own if f.info is not None}
-    for fw, info in meta.frameworks.items():
-        if info.released is None:
-            continue
-        source = described[fw].doc if fw in described else doc
-        base: tuple[Any, ...] = ("framework",) if fw in described else ("frameworks", fw)
-        loc = (*base, "released", "month")
-        check_started(info.released.month, today, source, loc, ".".join(map(str, loc)))

@@ -19,12 +19,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from advisor.decide.conditions import Condition, ConditionError, build_context, parse_condition
-from advisor.decide.dating import (
-    check_meta_started,
-    check_routes_started,
-    check_started,
-    knowledge_month,
-)
+from advisor.decide.dating import check_routes_started, check_started, knowledge_month
 from advisor.decide.framework_files import (
     FRAMEWORK_FILE_KEYS,
     FrameworkFile,
@@ -144,10 +139,8 @@ class RuleSet:
         return next((r for r in self.rules if r.id == rule_id), None)
 
     def at(self, month: str) -> RuleSet:
-        """The view as of ``month`` (YYYY-MM): the rules, routes and prior in force then
-        (``holds``, a route's ``since``/``until``), a veto for each framework not yet
-        ``released``. load_ruleset returns the view at the snapshot's month; the decision
-        benchmark asks for the month of each past choice (docs/updating-knowledge.md)."""
+        """The view as of ``month`` (YYYY-MM): the rules, routes and prior in force then, and a
+        veto for each framework not yet ``released`` (docs/updating-knowledge.md)."""
         if not MONTH_RE.match(month):
             raise ValueError(f"a month is YYYY-MM, not {month!r}")
         meta = self.full_meta or self.meta
@@ -184,12 +177,17 @@ def load_pack_meta(
     except ValidationError as exc:
         raise input_error_from_validation(exc, doc) from None
     meta = merge_framework_info(meta, doc, list(own))
-    check_meta_started(meta, doc, own, knowledge_month())
+    today = knowledge_month()
+    if meta.prior and meta.prior.holds:
+        check_started(meta.prior.holds.since, today, doc, ("prior", "holds", "since"), "prior")
     described = {f.framework: f for f in own if f.info is not None}
     conditions: dict[tuple[str, str, int], Condition] = {}
     for fw, info in meta.frameworks.items():
         source = described[fw].doc if fw in described else doc
         base: tuple[Any, ...] = ("framework",) if fw in described else ("frameworks", fw)
+        if info.released:
+            where = (*base, "released", "month")
+            check_started(info.released.month, today, source, where, ".".join(map(str, where)))
         entries: tuple[tuple[str, Sequence[InstallOption | StackItem]], ...] = (
             ("install", info.install),
             ("stack", info.stack),
