@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.decide.conditions import build_context
+from advisor.decide.consistency import inconsistencies
 from advisor.decide.measured import machine_context
 from advisor.decide.no_fit import explain_no_fit
 from advisor.decide.rules import Rule, RuleSet
@@ -112,8 +113,16 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     thin = not ev.fired or (few and not any(ev.decisive.values()))
     conflict = decisive_conflict(ev.favoured)
     full_context = build_context(scored.profile, scored.facts)  # stack and install choices
+    clashes = inconsistencies(ruleset.checks, scored.context)
     recommendation = _recommendation(
-        ranking, ev, ruleset, full_context, sensitivity, thin=thin, conflict=conflict
+        ranking,
+        ev,
+        ruleset,
+        full_context,
+        sensitivity,
+        thin=thin,
+        conflict=conflict,
+        inconsistent=bool(clashes),
     )
     breakdown = {c.id: dict.fromkeys(FRAMEWORKS, 0.0) for c in ruleset.meta.criteria}
     for rule in fired:
@@ -158,6 +167,7 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
             else {"effects": dict.fromkeys(FRAMEWORKS, 0), "why": ""}
         ),
         decisive_facts={fw: ids for fw, ids in ev.favoured.items() if ids},
+        inconsistencies=clashes,
         decisive_conflict=conflict,
         measurement_note=scored.measurement_note,
     )
@@ -227,6 +237,7 @@ def _recommendation(
     *,
     thin: bool,
     conflict: bool,
+    inconsistent: bool,
 ) -> Recommendation:
     first = ranking[0]
     second = ranking[1] if len(ranking) > 1 else None
@@ -252,6 +263,7 @@ def _recommendation(
         all_vetoed=all_vetoed,
         thin=thin,
         conflict=conflict,
+        inconsistent=inconsistent,
     )
     info = ruleset.meta.frameworks[first.framework]
     stack = [

@@ -2,14 +2,16 @@
 
 The Decision then recommends nothing (``recommendation.framework`` is null) and carries
 a ``no_fit`` object: the veto reasons per framework, and for each framework the
-cheapest single answer change after which no rule vetoes it (or, where no single change
-does, the rules to get past and the profile fields they test).
+cheapest single answer change after which no rule vetoes it and the answers still fit
+together (or, where no single change does, the rules to get past and the profile fields
+they test).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from advisor.decide.consistency import contradicts
 from advisor.decide.rules import RuleSet
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import FitChange, NoFit
@@ -30,6 +32,8 @@ def explain_no_fit(
         if path.startswith("priorities."):
             continue  # priorities move scores, never vetoes
         context, priorities = base.changed(path, new)
+        if contradicts(ruleset.checks, base.context, context):
+            continue  # not a change anyone can make: it contradicts other answers
         result = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
         for fw in FRAMEWORKS:
             if not result.vetoes[fw] and (fw not in best or cost < best[fw][0]):

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from advisor.decide.conditions import Condition, ConditionError, build_context, parse_condition
+from advisor.decide.consistency import Check, load_checks
 from advisor.decide.dating import check_routes_started, check_started, knowledge_month
 from advisor.decide.framework_files import (
     FRAMEWORK_FILE_KEYS,
@@ -125,6 +126,7 @@ class RuleSet:
     all_routes: RouteTable | None = None
     full_meta: PackMeta | None = None
     unavailable: dict[str, str] = field(default_factory=dict)  # framework -> not yet released
+    checks: tuple[Check, ...] = ()  # answers that cannot all be true (consistency.yaml)
 
     def __post_init__(self) -> None:
         # A rule set built by hand (tests, benchmarks) is its own whole knowledge.
@@ -349,7 +351,8 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
                 )
             sources[rule.id] = str(path)
             rules.append(rule)
-    full = RuleSet(meta=meta, rules=rules, sources=sources, conditions=conditions, routes=routes)
+    checks = load_checks(core / "data" / "consistency.yaml")
+    full = RuleSet(meta, rules, sources, conditions, routes, checks=checks)
     return full.at(today)
 
 

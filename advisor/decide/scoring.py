@@ -160,8 +160,12 @@ def confidence(
     all_vetoed: bool,
     thin: bool,
     conflict: bool,
+    inconsistent: bool = False,
 ) -> str:
-    """high / medium / low from the win probability, the margin and the profile's depth."""
+    """high / medium / low from the win probability, the margin and the profile's depth.
+
+    Decisive facts that pull different ways (``conflict``) or answers that contradict
+    each other (``inconsistent``, rules/data/consistency.yaml) cap it at medium."""
     if tie or all_vetoed or thin:
         return "low"
     if win_p is None:
@@ -172,6 +176,6 @@ def confidence(
         level = "medium"
     else:
         level = "low"
-    if conflict and level == "high":
+    if (conflict or inconsistent) and level == "high":
         return "medium"
     return level

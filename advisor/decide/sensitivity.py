@@ -4,7 +4,10 @@
    answer (enums, booleans, one item added to or removed from a list, numbers at the
    thresholds the rules compare them with) and every other level of every priority.
    A priority step costs its distance; any other answer costs 1. Changing an answer
-   the profile did not give means saying it.
+   the profile did not give means saying it. A change that would make the answers
+   contradict each other (a consistency check the profile does not trip already, e.g.
+   a microcontroller target for a 70B model) is not a change anyone can make: it is
+   counted but not offered.
 2. Win probabilities, seeded Monte-Carlo: each sample perturbs the priorities with
    Gaussian noise (sd 1 level, clipped to 0-5) and, half the time, the answers a user is
    least sure of: one said answer is dropped, or one judgement answer (experience,
@@ -22,6 +25,7 @@ from enum import Enum
 from typing import Any
 
 from advisor.decide.conditions import PROFILE_PATHS, build_context
+from advisor.decide.consistency import contradicts
 from advisor.decide.measured import machine_context
 from advisor.decide.rules import RuleSet
 from advisor.decide.scoring import (
@@ -68,7 +72,7 @@ def analyse(
     seed: int = 0,
 ) -> Sensitivity:
     base = SaidContext(profile, facts)
-    flips, tried = find_flips(base, ruleset, current.winner)
+    flips, tried, ruled_out = find_flips(base, ruleset, current.winner)
     by_fw: dict[str, Flip | None] = {}
     for fw in FRAMEWORKS:
         if fw != current.winner:
@@ -79,6 +83,7 @@ def analyse(
         smallest_flip=flips[0] if flips else None,
         flips_by_framework=by_fw,
         candidates_tried=tried,
+        ruled_out=ruled_out,
         win_probability=win,
         samples=SAMPLES,
         seed=seed,
@@ -179,14 +184,18 @@ def _thresholds(ruleset: RuleSet) -> dict[str, set[Any]]:
     return out
 
 
-def find_flips(base: SaidContext, ruleset: RuleSet, winner: str) -> tuple[list[Flip], int]:
-    """All single changes that change the winner, smallest first."""
+def find_flips(base: SaidContext, ruleset: RuleSet, winner: str) -> tuple[list[Flip], int, int]:
+    """All single changes that change the winner, smallest first; the number of changes
+    tried; and how many flips were ruled out because they contradict other answers."""
     flips: list[Flip] = []
     candidates = candidate_changes(base, ruleset)
+    ruled_out = 0
     for path, old, new, kind, cost in candidates:
         context, priorities = base.changed(path, new)
         new_winner = evaluate(ruleset, context, criterion_weights(ruleset, priorities)).winner
-        if new_winner != winner:
+        if new_winner != winner and contradicts(ruleset.checks, base.context, context):
+            ruled_out += 1
+        elif new_winner != winner:
             flips.append(
                 Flip(
                     path=path,
@@ -199,7 +208,7 @@ def find_flips(base: SaidContext, ruleset: RuleSet, winner: str) -> tuple[list[F
                 )
             )
     flips.sort(key=lambda f: (f.cost, 0 if f.kind == "answer" else 1, _distance(f), f.path))
-    return flips, len(candidates)
+    return flips, len(candidates), ruled_out
 
 
 def _distance(flip: Flip) -> float:

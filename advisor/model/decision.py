@@ -73,6 +73,7 @@ class Sensitivity(BaseModel):
     smallest_flip: Flip | None
     flips_by_framework: dict[str, Flip | None]
     candidates_tried: int
+    ruled_out: int = 0  # flips not offered: they would make the answers contradict each other
     win_probability: dict[str, float]
     samples: int
     seed: int
@@ -131,6 +132,15 @@ class RulesetInfo(BaseModel):
     rule_count: int
 
 
+class Inconsistency(BaseModel):
+    """Answers that cannot all be true: a check of rules/data/consistency.yaml tripped."""
+
+    id: str
+    title: str
+    message: str
+    fields: list[str]
+
+
 class Decision(BaseModel):
     """The engine's whole answer: what the report and the JSON output are made from."""
 
@@ -152,3 +162,4 @@ class Decision(BaseModel):
     decisive_conflict: bool = False
     measurement_note: str | None = None
     no_fit: NoFit | None = None  # set when every framework is vetoed
+    inconsistencies: list[Inconsistency] = Field(default_factory=list)  # answers that clash

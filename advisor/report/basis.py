@@ -22,6 +22,9 @@ def basis(decision: Decision) -> dict[str, Any]:
     return {
         "prior": _prior(decision.prior),
         "thin": _thin(decision),
+        "inconsistent": [
+            f"{c.message} ({c.id}: {', '.join(c.fields)})" for c in decision.inconsistencies
+        ],
         "decisive": _decisive(decision),
         "routes": _routes(decision.rules),
         "measurement_note": decision.measurement_note,

@@ -73,4 +73,22 @@ def changes(decision: Decision) -> dict[str, Any]:
         "seed": sens.seed,
         "method": sens.method,
         "candidates_tried": sens.candidates_tried,
+        "ruled_out": sens.ruled_out,
+        "ruled_out_text": _ruled_out(sens.ruled_out),
     }
+
+
+def _ruled_out(count: int) -> str | None:
+    """The flips not offered because they would make the answers contradict each other."""
+    if not count:
+        return None
+    where = "(checks in rules/data/consistency.yaml)"
+    if count == 1:
+        return (
+            "One other single change would also flip the verdict but is not offered: it would "
+            f"make the answers contradict each other {where}."
+        )
+    return (
+        f"{count} other single changes would also flip the verdict but are not offered: each "
+        f"would make the answers contradict each other {where}."
+    )

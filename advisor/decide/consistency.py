@@ -1,0 +1,173 @@
+"""Answers that cannot all be true (rules/data/consistency.yaml).
+
+A check never scores a framework. The report warns when a profile trips one, and the
+sensitivity analysis does not offer a change that would trip a check the profile does
+not already trip. Checks are data, written in the rules' condition language, plus an
+optional ``ratio`` of two answers; each carries examples that are run on load, like a
+rule's (semgrep-style rule tests).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import ConfigDict, Field, ValidationError, field_validator
+
+from advisor.decide.conditions import (
+    Condition,
+    ConditionError,
+    build_context,
+    parse_condition,
+    resolve_field,
+)
+from advisor.io.safe_yaml import YamlDocument, load_yaml_file
+from advisor.io.validation import input_error_from_validation
+from advisor.model.decision import Inconsistency
+from advisor.model.errors import InputError
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
+from advisor.model.rulepack import Evidence, Strict
+from advisor.model.said import said_paths
+
+
+class Ratio(Strict):
+    """``of / per > gt``, evaluated only when both answers are said and ``per`` > 0."""
+
+    of: str
+    per: str
+    gt: float = Field(gt=0)
+
+    def evaluate(self, context: dict[str, Any]) -> bool | None:
+        top, bottom = context.get(self.of), context.get(self.per)
+        if not isinstance(top, (int, float)) or not isinstance(bottom, (int, float)):
+            return None
+        if bottom <= 0:
+            return None  # 0 means "no particular limit" for the fields this reads
+        return top / bottom > self.gt
+
+
+class CheckExamples(Strict):
+    trip: list[dict[str, Any]] = Field(min_length=1)
+    ok: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class Check(Strict):
+    """One combination of answers that cannot all be true."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    id: str = Field(pattern=r"^CON[0-9]{3}$")
+    title: str = Field(min_length=5)
+    when: Any = None
+    ratio: Ratio | None = None
+    message: str = Field(min_length=10, description="One line: what does not fit together.")
+    basis: str | None = Field(None, min_length=10, description="Why, when no source says it.")
+    evidence: list[Evidence] = Field(default_factory=list)
+    examples: CheckExamples
+    condition: Condition | None = Field(None, exclude=True)
+
+    @field_validator("message", "basis")
+    @classmethod
+    def _one_line(cls, value: str | None) -> str | None:
+        return " ".join(value.split()) if value else value
+
+    def trips(self, context: dict[str, Any]) -> bool:
+        """True only when every part is known to hold (an unsaid answer trips nothing)."""
+        parts = [p.evaluate(context) for p in (self.condition, self.ratio) if p is not None]
+        return bool(parts) and all(p is True for p in parts)
+
+    def fields(self) -> list[str]:
+        out = set(self.condition.fields()) if self.condition else set()
+        if self.ratio:
+            out |= {self.ratio.of, self.ratio.per}
+        return sorted(out)
+
+
+def tripped(checks: tuple[Check, ...], context: dict[str, Any]) -> list[Check]:
+    return [c for c in checks if c.trips(context)]
+
+
+def contradicts(checks: tuple[Check, ...], before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether a change from context ``before`` to ``after`` trips a check ``before`` did not."""
+    already = {c.id for c in tripped(checks, before)}
+    return any(c.id not in already for c in tripped(checks, after))
+
+
+def inconsistencies(checks: tuple[Check, ...], context: dict[str, Any]) -> list[Inconsistency]:
+    return [
+        Inconsistency(id=c.id, title=c.title, message=c.message, fields=c.fields())
+        for c in tripped(checks, context)
+    ]
+
+
+def load_checks(path: Path) -> tuple[Check, ...]:
+    """Load consistency.yaml (none when the pack has no such file), running its examples."""
+    if not path.is_file():
+        return ()
+    doc = load_yaml_file(path)
+    if not isinstance(doc.data, dict) or set(doc.data) != {"checks"}:
+        raise InputError("top level must be a mapping with a single key 'checks'", path=str(path))
+    items = doc.data["checks"]
+    if not isinstance(items, list):
+        raise InputError("'checks' must be a list", path=str(path), line=doc.line_of(("checks",)))
+    out: list[Check] = []
+    seen: set[str] = set()
+    for index, raw in enumerate(items):
+        loc: tuple[Any, ...] = ("checks", index)
+        label = f"check {raw.get('id')}" if isinstance(raw, dict) else f"checks[{index}]"
+        try:
+            check = Check.model_validate(raw)
+        except ValidationError as exc:
+            raise input_error_from_validation(exc, doc, prefix=loc, label=label) from None
+        check = _parsed(check, doc, loc, label)
+        if check.id in seen:
+            raise _error("duplicate check id", doc, (*loc, "id"), f"{label}: id")
+        seen.add(check.id)
+        _run_examples(check, doc, loc, label)
+        out.append(check)
+    return tuple(out)
+
+
+def _parsed(check: Check, doc: YamlDocument, loc: tuple[Any, ...], label: str) -> Check:
+    if check.when is None and check.ratio is None:
+        raise _error("a check needs 'when', 'ratio' or both", doc, loc, label)
+    if not check.evidence and not check.basis:
+        raise _error("a check needs evidence or a basis", doc, loc, label)
+    condition = None
+    if check.when is not None:
+        try:
+            condition = parse_condition(check.when, "when")
+        except ConditionError as exc:
+            raise _error(exc.message, doc, (*loc, "when"), f"{label}: {exc.where}") from None
+    if check.ratio is not None:
+        for key in ("of", "per"):
+            try:
+                info = resolve_field(getattr(check.ratio, key))
+            except ConditionError as exc:
+                where = (*loc, "ratio", key)
+                raise _error(exc.message, doc, where, f"{label}: ratio.{key}") from None
+            if info.is_list or info.item not in (int, float) or info.is_fact:
+                where = (*loc, "ratio", key)
+                raise _error("a ratio reads numeric answers", doc, where, f"{label}: ratio.{key}")
+    return check.model_copy(update={"condition": condition})
+
+
+def _run_examples(check: Check, doc: YamlDocument, loc: tuple[Any, ...], label: str) -> None:
+    for kind in ("trip", "ok"):
+        for i, example in enumerate(getattr(check.examples, kind)):
+            where = (*loc, "examples", kind, i)
+            try:
+                profile = Profile.model_validate(example)
+            except ValidationError as exc:
+                raise input_error_from_validation(
+                    exc, doc, prefix=where, label=f"{label}: examples.{kind}[{i}]"
+                ) from None
+            context = build_context(profile, Facts(), said_paths(profile))
+            if check.trips(context) != (kind == "trip"):
+                wrong = "does not trip the check" if kind == "trip" else "trips the check"
+                raise _error(f"example {wrong}", doc, where, f"{label}: examples.{kind}[{i}]")
+
+
+def _error(message: str, doc: YamlDocument, loc: tuple[Any, ...], field: str) -> InputError:
+    return InputError(message, path=doc.path, line=doc.line_of(loc), field=field)

@@ -1,0 +1,143 @@
+"""Answers that cannot all be true (rules/data/consistency.yaml): warned, capped, never offered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from advisor.decide.conditions import build_context
+from advisor.decide.consistency import load_checks, tripped
+from advisor.decide.engine import decide
+from advisor.decide.rules import core_pack_dir, load_ruleset
+from advisor.io.profiles import list_examples, load_profile
+from advisor.model.errors import InputError
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
+from advisor.model.said import said_paths
+from advisor.report.render import render_report
+
+PACK = load_ruleset()
+LLM_70B = {
+    "purpose": "production",
+    "domains": ["nlp"],
+    "model": {"parameters": "70B"},
+    "hardware": {"training": ["nvidia_gpu"], "inference": ["nvidia_gpu"]},
+    "deployment": {"targets": ["server"], "serving": "online_api"},
+    "workload": {"model_family": "transformer"},
+}
+CLASHING = {
+    "model": {"parameters": "70B"},
+    "deployment": {"targets": ["microcontroller"], "device_memory_mb": 0.25},
+    "team": {"new_to_deep_learning": True, "experience": {"pytorch": "expert"}},
+}
+
+
+def _render(decision, data: dict, fmt: str = "markdown") -> str:
+    return render_report(decision, Profile.model_validate(data), None, fmt=fmt)
+
+
+def _context(data: dict) -> dict:
+    profile = Profile.model_validate(data)
+    return build_context(profile, Facts(), said_paths(profile))
+
+
+def test_the_bundled_checks_load_and_their_examples_hold() -> None:
+    checks = load_checks(core_pack_dir() / "data" / "consistency.yaml")
+    assert len(checks) >= 8 and checks == PACK.checks
+    for check in checks:
+        for example in check.examples.trip:
+            assert check.trips(_context(example)), check.id
+        for example in check.examples.ok:
+            assert not check.trips(_context(example)), check.id
+
+
+def test_the_bundled_examples_contradict_nothing() -> None:
+    for example in list_examples():
+        profile = load_profile(example.path)
+        assert not tripped(PACK.checks, build_context(profile, Facts(), said_paths(profile)))
+
+
+def test_a_profile_whose_answers_clash_is_warned_and_not_rated_high() -> None:
+    decision = decide(Profile.model_validate(CLASHING), Facts(), PACK)
+    assert {c.id for c in decision.inconsistencies} == {"CON001", "CON004", "CON007"}
+    assert decision.recommendation.confidence != "high"
+    # the same verdict with consistent answers is rated high: only the clash capped it
+    fine = decide(
+        Profile.model_validate({"deployment": {"targets": ["microcontroller"]}}), Facts(), PACK
+    )
+    assert fine.recommendation.framework == decision.recommendation.framework
+    assert fine.recommendation.confidence == "high" and not fine.inconsistencies
+    markdown = _render(decision, CLASHING)
+    assert "Some answers do not fit together" in markdown and "CON001" in markdown
+    assert "Some answers do not fit together" in _render(decision, CLASHING, "html")
+    fine_text = _render(fine, {"deployment": {"targets": ["microcontroller"]}})
+    assert "do not fit together" not in fine_text
+
+
+def test_no_offered_flip_makes_the_answers_contradict_each_other() -> None:
+    profile = Profile.model_validate(LLM_70B)
+    decision = decide(profile, Facts(), PACK)
+    sens = decision.sensitivity
+    assert sens is not None and sens.ruled_out > 0
+    base = build_context(profile, Facts(), said_paths(profile))
+    offered = [sens.smallest_flip, *sens.flips_by_framework.values()]
+    for flip in filter(None, offered):
+        changed = dict(base, **{flip.path: flip.to_value})
+        assert not tripped(PACK.checks, changed), flip.description
+    text = _render(decision, LLM_70B)
+    assert "would also flip the verdict but" in text and "contradict each other" in text
+
+
+def _write(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "consistency.yaml"
+    path.write_text(body)
+    return path
+
+
+CHECK = """checks:
+  - id: CON001
+    title: A test check
+    when: {field: deployment.targets, contains: microcontroller}
+    message: a message that is long enough
+    basis: a basis that is long enough
+    examples:
+      trip: [{deployment: {targets: [microcontroller]}}]
+      ok: [{deployment: {targets: [server]}}]
+"""
+
+OK_SERVER = "ok: [{deployment: {targets: [server]}}]"
+WHEN = "    when: {field: deployment.targets, contains: microcontroller}\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "message"),
+    [
+        ("trip: [{deployment: {targets: [microcontroller]}}]", "trip: [{}]", 8, "does not trip"),
+        (OK_SERVER, OK_SERVER.replace("server", "microcontroller"), 9, "trips the check"),
+        ("contains: microcontroller", "contains: toaster", 4, "toaster"),
+        ("    basis: a basis that is long enough\n", "", 2, "evidence or a basis"),
+        (WHEN, "    ratio: {of: deployment.targets, per: model.parameters, gt: 1}\n", 4, "numeric"),
+        ("id: CON001", "id: RULE001", 2, "id"),
+    ],
+)  # fmt: skip
+def test_a_bad_check_is_refused_naming_file_line_and_field(
+    tmp_path: Path, old: str, new: str, line: int, message: str
+) -> None:
+    assert old in CHECK
+    path = _write(tmp_path, CHECK.replace(old, new))
+    with pytest.raises(InputError) as info:
+        load_checks(path)
+    text = str(info.value)
+    assert text.startswith(f"{path}:{line}:") and message in text
+    assert "\n" not in text
+
+
+def test_a_duplicate_check_id_is_refused(tmp_path: Path) -> None:
+    body = CHECK + CHECK.split("checks:\n", 1)[1]
+    with pytest.raises(InputError, match="duplicate check id"):
+        load_checks(_write(tmp_path, body))
+
+
+def test_a_pack_without_checks_has_none(tmp_path: Path) -> None:
+    assert load_checks(tmp_path / "missing.yaml") == ()
