@@ -113,9 +113,13 @@ def run_pipeline(
     seed: int = 0,
     progress: Progress | None = None,
     python: list[str] | None = None,
+    as_of: str | None = None,
 ) -> str:
-    """Everything `advisor recommend` does, returning the rendered report."""
+    """Everything `advisor recommend` does, returning the rendered report; ``as_of``
+    (YYYY-MM) answers with the knowledge that held in that month (RuleSet.at)."""
     ruleset = load_rules(rule_dirs)
+    if as_of is not None:
+        ruleset = ruleset.at(as_of)
     run = measure(probes, profile, refresh=refresh, progress=progress, python=python)
     probe_run, measured = facts(run)
     scored = decide(profile, measured, ruleset)

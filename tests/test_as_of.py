@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 import shutil
 from pathlib import Path
 
@@ -265,3 +266,51 @@ def test_no_dated_claim_may_start_after_the_knowledge(
         load_ruleset(core=core)
     message = str(info.value)
     assert expected in message and "after the knowledge's date" in message
+
+
+PHONE_AND_SERVER = """purpose: production
+domains: [vision]
+hardware: {training: [nvidia_gpu], inference: [cpu]}
+deployment: {targets: [server, mobile], serving: online_api}
+"""
+
+
+def test_recommend_as_of_answers_with_that_months_knowledge(cli, tmp_path: Path) -> None:
+    profile = tmp_path / "p.yaml"
+    profile.write_text(PHONE_AND_SERVER)
+    code, out, err = cli("recommend", str(profile), "--as-of", "2017-06", "--format", "json")
+    assert code == 0, err
+    then = json.loads(out)
+    assert then["ruleset"]["as_of"] == "2017-06" and then["ruleset"]["point_in_time"]
+    # in mid-2017 PyTorch had no phone route and JAX was not yet released
+    assert then["recommendation"]["framework"] == "tensorflow"
+    assert next(r for r in then["ranking"] if r["framework"] == "jax")["vetoed"]
+    assert "point-in-time answer" in then["report"]["basis"]["point_in_time"]
+    code, out, err = cli("recommend", str(profile), "--probes", "none", "--format", "json")
+    assert code == 0, err
+    today = json.loads(out)
+    assert (
+        not today["ruleset"]["point_in_time"] and today["report"]["basis"]["point_in_time"] is None
+    )
+    assert not next(r for r in today["ranking"] if r["framework"] == "jax")["vetoed"]
+    code, out, _ = cli("recommend", str(profile), "--as-of", "2017-06")
+    assert "point-in-time view: 2017-06" in out and "A point-in-time answer" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--as-of", "2017-13"], "YYYY-MM"),
+        (["--as-of", "June 2017"], "YYYY-MM"),
+        (["--as-of", "2099-01"], "after the knowledge's date"),
+        (["--as-of", "2017-06", "--probes", "quick"], "--probes none"),
+    ],
+)
+def test_recommend_as_of_refuses_what_it_cannot_answer(
+    cli, tmp_path: Path, args: list[str], message: str
+) -> None:
+    profile = tmp_path / "p.yaml"
+    profile.write_text(PHONE_AND_SERVER)
+    code, out, err = cli("recommend", str(profile), *args)
+    assert code == 2 and out == ""
+    assert message in err and "--as-of" in err and len(err.strip().splitlines()) == 1

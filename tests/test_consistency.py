@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 from pathlib import Path
 
 import pytest
@@ -141,3 +143,20 @@ def test_a_duplicate_check_id_is_refused(tmp_path: Path) -> None:
 
 def test_a_pack_without_checks_has_none(tmp_path: Path) -> None:
     assert load_checks(tmp_path / "missing.yaml") == ()
+
+
+def test_rules_check_resolves_the_checks_citations() -> None:
+
+    assert not [p for p in _problems(PACK) if p.rule.startswith("check ")]
+    check = next(c for c in PACK.checks if c.evidence)
+    bad = check.model_copy(
+        update={"evidence": [check.evidence[0].model_copy(update={"ref": "F-NOPE"})]}
+    )
+    problems = [str(p) for p in _problems(dataclasses.replace(PACK, checks=(bad,)))]
+    assert any(f"check {check.id}: evidence[0].ref: F-NOPE" in p for p in problems)
+
+
+def _problems(ruleset):
+    from advisor.decide.citations import citation_problems, load_source_ids
+
+    return citation_problems(ruleset, load_source_ids(), set(), today=datetime.date(2026, 11, 30))

@@ -42,7 +42,16 @@ from advisor.model.errors import InputError
 )
 @click.option("--template", metavar="PATH", help="Render with a custom Jinja template (sandboxed).")
 @click.option("--seed", default=0, show_default=True, help="Seed of the Monte-Carlo sensitivity.")
+@click.option(
+    "--as-of",
+    "as_of",
+    metavar="YYYY-MM",
+    help="Answer with the knowledge that held in that month (rules, routes, prior and "
+    "releases dated in the pack), to review a past choice; implies --probes none.",
+)
+@click.pass_context
 def recommend(
+    ctx: click.Context,
     profile: str | None,
     example: str | None,
     output: str | None,
@@ -54,6 +63,7 @@ def recommend(
     rule_dirs: tuple[str, ...],
     template: str | None,
     seed: int,
+    as_of: str | None,
 ) -> None:
     """Recommend a framework for PROFILE (a YAML file) or a bundled --example.
 
@@ -66,6 +76,19 @@ def recommend(
     from advisor.pipeline import run_pipeline
 
     check_destination(output, force=force, inputs=(profile, template, *rule_dirs))
+    if as_of is not None:
+        from advisor.decide.dating import check_view_month
+
+        as_of = check_view_month(as_of)
+        if ctx.get_parameter_source("probes") != click.core.ParameterSource.DEFAULT and (
+            probes != "none"
+        ):
+            raise InputError(
+                "measurements are of today's frameworks, not of that month's: --as-of takes "
+                "--probes none",
+                field="--as-of",
+            )
+        probes = "none"
     if probes != "none":
         from advisor.cli.env_settings import check_environment
 
@@ -102,6 +125,7 @@ def recommend(
         seed=seed,
         progress=progress,
         python=list(python),
+        as_of=as_of,
     )
     emit(text, output, force=force)
 

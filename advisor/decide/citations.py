@@ -136,6 +136,16 @@ def citation_problems(
                 problems.append(
                     Problem(path, line, f"rule {rule.id}", f"evidence[{i}].{key}", message)
                 )
+    checks_file = str(core_dir / "data" / "consistency.yaml")
+    for check in ruleset.checks:  # the consistency checks cite their sources the same way
+        for i, e in enumerate(check.evidence):
+            if e.ref is None or (e.ref not in ids and not e.ref.startswith("PKG:")):
+                message = (
+                    _undefined(e.ref) if e.ref else "no ref: cite a claim id of docs/sources.md"
+                )
+                problems.append(
+                    Problem(checks_file, None, f"check {check.id}", f"evidence[{i}].ref", message)
+                )
     return problems
 
 

@@ -57,3 +57,22 @@ def check_routes_started(
             for i, route in enumerate(routes):
                 own_loc = ("routes", name, i, "since")
                 check_started(route.since, today, file.doc, own_loc, ".".join(map(str, own_loc)))
+
+
+def check_view_month(month: str) -> str:
+    """A ``--as-of`` month: YYYY-MM, not after the knowledge's date (else an InputError)."""
+    from advisor.model.rulepack import MONTH_RE
+
+    text = month.strip()
+    if not MONTH_RE.match(text):
+        raise InputError(
+            f"expected a month as YYYY-MM (e.g. 2019-06), not {month!r}", field="--as-of"
+        )
+    today = knowledge_month()
+    if text > today:
+        raise InputError(
+            f"{text} is after the knowledge's date ({today}): the advisor cannot answer for "
+            "a month it knows nothing about",
+            field="--as-of",
+        )
+    return text

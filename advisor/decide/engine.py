@@ -13,6 +13,7 @@ from typing import Any
 
 from advisor.decide.conditions import build_context
 from advisor.decide.consistency import inconsistencies
+from advisor.decide.dating import knowledge_month
 from advisor.decide.measured import machine_context
 from advisor.decide.no_fit import explain_no_fit
 from advisor.decide.rules import Rule, RuleSet
@@ -157,6 +158,8 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
             name=ruleset.meta.ruleset,
             version=ruleset.meta.version,
             rule_count=len(ruleset.rules),
+            as_of=ruleset.month,
+            point_in_time=bool(ruleset.month and ruleset.month < knowledge_month()),
         ),
         probes_used=any(v is not None for k, v in context.items() if k.startswith("facts.")),
         answered=answered,

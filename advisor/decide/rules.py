@@ -127,6 +127,7 @@ class RuleSet:
     full_meta: PackMeta | None = None
     unavailable: dict[str, str] = field(default_factory=dict)  # framework -> not yet released
     checks: tuple[Check, ...] = ()  # answers that cannot all be true (consistency.yaml)
+    month: str | None = None  # the view's month (YYYY-MM); None: built by hand, undated
 
     def __post_init__(self) -> None:
         # A rule set built by hand (tests, benchmarks) is its own whole knowledge.
@@ -150,6 +151,7 @@ class RuleSet:
             meta = meta.model_copy(update={"prior": None})
         return dataclasses.replace(
             self,
+            month=month,
             meta=meta,
             rules=[r for r in self.all_rules if r.holds is None or r.holds.covers(month)],
             routes=self.all_routes.at(month) if self.all_routes else None,

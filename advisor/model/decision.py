@@ -130,6 +130,8 @@ class RulesetInfo(BaseModel):
     name: str
     version: str
     rule_count: int
+    as_of: str | None = None  # the month (YYYY-MM) whose knowledge answered
+    point_in_time: bool = False  # True: an earlier month's knowledge (--as-of), not today's
 
 
 class Inconsistency(BaseModel):

@@ -22,6 +22,7 @@ def basis(decision: Decision) -> dict[str, Any]:
     return {
         "prior": _prior(decision.prior),
         "thin": _thin(decision),
+        "point_in_time": _point_in_time(decision),
         "inconsistent": [
             f"{c.message} ({c.id}: {', '.join(c.fields)})" for c in decision.inconsistencies
         ],
@@ -42,6 +43,19 @@ def _prior(prior: dict[str, Any]) -> str:
     points = ", ".join(_signed(fw, v) for fw, v in effects.items())
     why = prior.get("why") or ""
     return f"Before any answer the advisor gives {points} (its prior).{' ' + why if why else ''}"
+
+
+def _point_in_time(decision: Decision) -> str | None:
+    info = decision.ruleset
+    if not info.point_in_time:
+        return None
+    return (
+        f"A point-in-time answer: only the knowledge that held in {info.as_of} was used (the "
+        "rules, export routes, prior and framework releases the pack dates); claims that "
+        "began later are left out. Advantages that held then but have ended are in the pack "
+        "only where they were written down, so read this as a review of a past choice, not "
+        "as advice for today (drop --as-of for that)."
+    )
 
 
 def _thin(decision: Decision) -> str | None:
