@@ -96,7 +96,12 @@ def contradicts(checks: tuple[Check, ...], before: dict[str, Any], after: dict[s
 
 def inconsistencies(checks: tuple[Check, ...], context: dict[str, Any]) -> list[Inconsistency]:
     return [
-        Inconsistency(id=c.id, title=c.title, message=c.message, fields=c.fields())
+        Inconsistency(
+            id=c.id,
+            title=c.title,
+            message=c.message,
+            fields=[f for f in c.fields() if f in context],
+        )
         for c in tripped(checks, context)
     ]
 
@@ -115,7 +120,8 @@ def load_checks(path: Path) -> tuple[Check, ...]:
     seen: set[str] = set()
     for index, raw in enumerate(items):
         loc: tuple[Any, ...] = ("checks", index)
-        label = f"check {raw.get('id')}" if isinstance(raw, dict) else f"checks[{index}]"
+        rid = raw.get("id") if isinstance(raw, dict) else None
+        label = f"check {rid}" if isinstance(rid, str) and rid else f"checks[{index}]"
         try:
             check = Check.model_validate(raw)
         except ValidationError as exc:
@@ -140,6 +146,10 @@ def _parsed(check: Check, doc: YamlDocument, loc: tuple[Any, ...], label: str) -
             condition = parse_condition(check.when, "when")
         except ConditionError as exc:
             raise _error(exc.message, doc, (*loc, "when"), f"{label}: {exc.where}") from None
+        fields = condition.fields()
+        if not fields or any(f.startswith("facts.") for f in fields):
+            message = "a check's 'when' tests answers of the profile (not measured facts)"
+            raise _error(message, doc, (*loc, "when"), f"{label}: when")
     if check.ratio is not None:
         for key in ("of", "per"):
             try:

@@ -74,21 +74,22 @@ def changes(decision: Decision) -> dict[str, Any]:
         "method": sens.method,
         "candidates_tried": sens.candidates_tried,
         "ruled_out": sens.ruled_out,
-        "ruled_out_text": _ruled_out(sens.ruled_out),
+        "ruled_out_text": _ruled_out(sens.ruled_out, shown=smallest is not None),
     }
 
 
-def _ruled_out(count: int) -> str | None:
+def _ruled_out(count: int, *, shown: bool) -> str | None:
     """The flips not offered because they would make the answers contradict each other."""
     if not count:
         return None
     where = "(checks in rules/data/consistency.yaml)"
+    other, also = ("other ", "also ") if shown else ("", "")
     if count == 1:
         return (
-            "One other single change would also flip the verdict but is not offered: it would "
-            f"make the answers contradict each other {where}."
+            f"One {other}single change would {also}flip the verdict but is not offered: it "
+            f"would make the answers contradict each other {where}."
         )
     return (
-        f"{count} other single changes would also flip the verdict but are not offered: each "
-        f"would make the answers contradict each other {where}."
+        f"{count} {other}single changes would {also}flip the verdict but are not offered: "
+        f"each would make the answers contradict each other {where}."
     )
