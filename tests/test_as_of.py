@@ -20,7 +20,7 @@ from advisor.decide.routes import Route
 from advisor.decide.rules import RuleSet, core_pack_dir, load_ruleset
 from advisor.model.errors import InputError
 from advisor.model.profile import Profile
-from advisor.model.rulepack import Holds, Released
+from advisor.model.rulepack import Holds, PackMeta, Released
 
 SOURCE = {"title": "A release note", "url": "https://example.org/notes", "year": 2020}
 
@@ -314,3 +314,42 @@ def test_recommend_as_of_refuses_what_it_cannot_answer(
     code, out, err = cli("recommend", str(profile), *args)
     assert code == 2 and out == ""
     assert message in err and "--as-of" in err and len(err.strip().splitlines()) == 1
+
+
+def _with_earlier(pack: RuleSet, *periods: Holds) -> RuleSet:
+    meta = pack.full_meta
+    assert meta is not None and meta.prior is not None
+    earlier = [
+        meta.prior.model_copy(
+            update={"holds": period, "effects": type(meta.prior.effects)(tensorflow=1)}
+        )
+        for period in periods
+    ]
+    full = PackMeta.model_validate(
+        {**meta.model_dump(), "earlier_priors": [p.model_dump() for p in earlier]}
+    )
+    return dataclasses.replace(pack, full_meta=full)
+
+
+def test_an_earlier_prior_answers_for_its_own_months(pack: RuleSet) -> None:
+    since = pack.full_meta.prior.holds.since  # type: ignore[union-attr]
+    dated = _with_earlier(pack, holds("2016-01", "2019-10"))
+    assert dated.at("2015-12").meta.prior is None
+    assert dict(dated.at("2017-06").meta.prior.effects.items())["tensorflow"] == 1  # type: ignore[union-attr]
+    assert dated.at("2020-01").meta.prior is None  # between the two: no prior
+    assert dated.at(since).meta.prior == pack.full_meta.prior  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("periods", "message"),
+    [
+        ((holds("2016-01"),), "needs holds with an 'until'"),
+        ((holds("2016-01", "2023-01"),), "must not overlap"),
+        ((holds("2016-01", "2019-01"), holds("2018-01", "2020-01")), "must not overlap"),
+    ],
+)
+def test_earlier_priors_must_have_ended_and_not_overlap(
+    pack: RuleSet, periods: tuple[Holds, ...], message: str
+) -> None:
+    with pytest.raises(ValidationError, match=message):
+        _with_earlier(pack, *periods)

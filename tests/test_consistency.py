@@ -167,3 +167,29 @@ def _problems(ruleset):
     from advisor.decide.citations import citation_problems, load_source_ids
 
     return citation_problems(ruleset, load_source_ids(), set(), today=datetime.date(2026, 11, 30))
+
+
+def test_no_fit_advice_never_offers_a_contradiction(tmp_path: Path) -> None:
+    """A fit change that would trip a check is counted, not offered (the no-fit pack's only
+    way out, emptying the targets, is made a contradiction by a check for this test)."""
+    from advisor.decide.consistency import Check
+
+    pack = Path(__file__).parent / "fixtures" / "no_fit_pack"
+    profile = Profile.model_validate({"deployment": {"targets": ["microcontroller"]}})
+    plain = load_ruleset([pack])
+    assert decide(profile, Facts(), plain).no_fit.ruled_out == 0
+    body = CHECK.replace(
+        WHEN,
+        "    when:\n      not: {field: deployment.targets, contains_any: "
+        "[server, mobile, browser, microcontroller, edge, batch]}\n",
+    ).replace(
+        "trip: [{deployment: {targets: [microcontroller]}}]", "trip: [{deployment: {targets: []}}]"
+    )
+    checks = load_checks(_write(tmp_path, body))
+    assert isinstance(checks[0], Check)
+    guarded = dataclasses.replace(plain, checks=checks)
+    no_fit = decide(profile, Facts(), guarded).no_fit
+    assert no_fit is not None and no_fit.ruled_out > 0
+    assert all(c.to_value != [] for c in no_fit.what_would_fit)
+    text = render_report(decide(profile, Facts(), guarded), profile, None)
+    assert "would lift the vetoes on a framework are not offered" in text

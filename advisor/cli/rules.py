@@ -95,7 +95,11 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
             click.echo(f"advisor: error: {one_line(problem)}", err=True)
         sys.exit(2)
     examples = sum(len(r.examples.fire) + len(r.examples.ok) for r in checked)
-    click.echo(f"ok: {len(checked)} rules valid, {examples} examples passed, citations resolve")
+    ended = sum(1 for r in checked if r.holds and r.holds.until)
+    history = f" ({ended} of them ended: history, not scored today)" if ended else ""
+    click.echo(
+        f"ok: {len(checked)} rules valid{history}, {examples} examples passed, citations resolve"
+    )
     if stale_days is None:
         return
     stale = stale_evidence(checked, stale_days, today=day)

@@ -16,6 +16,7 @@ from advisor.decide.releases import load_snapshot
 from advisor.decide.routes import RouteTable
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
+from advisor.model.rulepack import PackMeta, Prior
 
 
 def knowledge_month() -> str:
@@ -41,6 +42,16 @@ def check_started(
             line=doc.line_of(loc),
             field=field,
         )
+
+
+def check_priors_started(meta: PackMeta, doc: YamlDocument, today: str) -> None:
+    """The prior's and each earlier prior's ``holds.since`` (pack.yaml)."""
+    priors: list[tuple[tuple[Any, ...], Prior | None]] = [(("prior",), meta.prior)]
+    priors += [(("earlier_priors", i), p) for i, p in enumerate(meta.earlier_priors)]
+    for loc, prior in priors:
+        if prior and prior.holds:
+            field = ".".join(map(str, loc))
+            check_started(prior.holds.since, today, doc, (*loc, "holds", "since"), field)
 
 
 def check_routes_started(

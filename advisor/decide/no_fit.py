@@ -28,13 +28,16 @@ def explain_no_fit(
 
     base = SaidContext(profile, facts)
     best: dict[str, tuple[float, str, Any, Any]] = {}
+    ruled_out = 0
     for path, old, new, _kind, cost in candidate_changes(base, ruleset):
         if path.startswith("priorities."):
             continue  # priorities move scores, never vetoes
         context, priorities = base.changed(path, new)
-        if contradicts(ruleset.checks, base.context, context):
-            continue  # not a change anyone can make: it contradicts other answers
         result = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
+        if contradicts(ruleset.checks, base.context, context):
+            # not a change anyone can make: it contradicts other answers
+            ruled_out += any(not result.vetoes[fw] for fw in FRAMEWORKS)
+            continue
         for fw in FRAMEWORKS:
             if not result.vetoes[fw] and (fw not in best or cost < best[fw][0]):
                 best[fw] = (cost, path, old, new)
@@ -64,4 +67,8 @@ def explain_no_fit(
             )
         )
     changes.sort(key=lambda c: (c.change is None, best.get(c.framework, (0,))[0], c.framework))
-    return NoFit(reasons={fw: list(vetoes[fw]) for fw in FRAMEWORKS}, what_would_fit=changes)
+    return NoFit(
+        reasons={fw: list(vetoes[fw]) for fw in FRAMEWORKS},
+        what_would_fit=changes,
+        ruled_out=ruled_out,
+    )

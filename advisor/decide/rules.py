@@ -20,7 +20,12 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator, model_
 
 from advisor.decide.conditions import Condition, ConditionError, build_context, parse_condition
 from advisor.decide.consistency import Check, load_checks
-from advisor.decide.dating import check_routes_started, check_started, knowledge_month
+from advisor.decide.dating import (
+    check_priors_started,
+    check_routes_started,
+    check_started,
+    knowledge_month,
+)
 from advisor.decide.framework_files import (
     FRAMEWORK_FILE_KEYS,
     FrameworkFile,
@@ -146,9 +151,7 @@ class RuleSet:
         veto for each framework not yet ``released`` (docs/updating-knowledge.md)."""
         if not MONTH_RE.match(month):
             raise ValueError(f"a month is YYYY-MM, not {month!r}")
-        meta = self.full_meta or self.meta
-        if meta.prior and meta.prior.holds and not meta.prior.holds.covers(month):
-            meta = meta.model_copy(update={"prior": None})
+        meta = (self.full_meta or self.meta).at(month)
         return dataclasses.replace(
             self,
             month=month,
@@ -182,8 +185,7 @@ def load_pack_meta(
         raise input_error_from_validation(exc, doc) from None
     meta = merge_framework_info(meta, doc, list(own))
     today = knowledge_month()
-    if meta.prior and meta.prior.holds:
-        check_started(meta.prior.holds.since, today, doc, ("prior", "holds", "since"), "prior")
+    check_priors_started(meta, doc, today)
     described = {f.framework: f for f in own if f.info is not None}
     conditions: dict[tuple[str, str, int], Condition] = {}
     for fw, info in meta.frameworks.items():

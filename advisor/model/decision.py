@@ -116,6 +116,7 @@ class NoFit(BaseModel):
 
     reasons: dict[str, list[str]]
     what_would_fit: list[FitChange]
+    ruled_out: int = 0  # changes that would lift a veto but make the answers contradict
 
 
 class Risk(BaseModel):

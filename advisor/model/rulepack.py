@@ -7,6 +7,7 @@ rules themselves (with their parsed conditions) are loaded by :mod:`advisor.deci
 
 from __future__ import annotations
 
+import itertools
 import re
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
@@ -248,6 +249,11 @@ class PackMeta(Strict):
     frameworks: dict[str, FrameworkInfo] = Field(default_factory=dict)
     hedge: str = ""
     prior: Prior | None = None
+    earlier_priors: list[Prior] = Field(
+        default_factory=list,
+        description="Priors that held before `prior` and have ended (each with holds.until); "
+        "point-in-time views use the one in force (RuleSet.at).",
+    )
     decision: DecisionModel = Field(default_factory=DecisionModel)
 
     @model_validator(mode="after")
@@ -258,4 +264,23 @@ class PackMeta(Strict):
         prefixes = [c.prefix for c in self.criteria]
         if len(prefixes) != len(set(prefixes)):
             raise ValueError("each criterion needs its own rule id prefix")
+        periods = [p.holds for p in self.earlier_priors]
+        if any(h is None or h.until is None for h in periods):
+            raise ValueError("each of earlier_priors needs holds with an 'until': it has ended")
+        if self.prior and self.earlier_priors:
+            if self.prior.holds is None or self.prior.holds.since is None:
+                raise ValueError("with earlier_priors, the prior needs holds.since")
+            periods.append(self.prior.holds)
+        ordered = sorted((h.since or "", h.until or "9999-99") for h in periods if h)
+        if any(b[0] < a[1] for a, b in itertools.pairwise(ordered)):
+            raise ValueError("the periods of prior and earlier_priors must not overlap")
         return self
+
+    def at(self, month: str) -> PackMeta:
+        """This metadata as of ``month``: the prior in force then (or none)."""
+        held = [
+            p
+            for p in (self.prior, *self.earlier_priors)
+            if p is not None and (p.holds is None or p.holds.covers(month))
+        ]
+        return self.model_copy(update={"prior": held[0] if held else None})
