@@ -145,6 +145,26 @@ def test_escape_sequences_in_arguments_are_inert(tmp_path: Path) -> None:
     assert "\\x1b]0;pwned\\x07" in result.err
 
 
+@pytest.mark.parametrize(
+    "month",
+    [
+        "\x1b]0;pwned\x07",
+        "2017-06\n2018-01",
+        "\u202e2017-06",
+        "9" * 5000,
+        "",
+        "2017-6",
+        "２０１７-０６",
+    ],
+    ids=["osc", "newline", "bidi", "huge", "empty", "short-month", "fullwidth-digits"],
+)
+def test_hostile_as_of_months_are_one_inert_line(tmp_path: Path, month: str) -> None:
+    out = tmp_path / "r.md"
+    result = run(*RECOMMEND, "--as-of", month, "-o", str(out), cwd=tmp_path)
+    line = assert_refused(result, "--as-of")
+    assert "\x1b" not in line and "\u202e" not in line and not out.exists()
+
+
 # --- No overwrite without --force, and no window between check and rename ---------------
 
 
