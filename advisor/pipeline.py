@@ -120,6 +120,12 @@ def run_pipeline(
     ruleset = load_rules(rule_dirs)
     if as_of is not None:
         ruleset = ruleset.at(as_of)
+        if len(ruleset.unavailable) == len(ruleset.meta.frameworks):
+            first = min(i.released.month for i in ruleset.meta.frameworks.values() if i.released)
+            raise InputError(
+                f"{as_of} is before any candidate framework was released (the first: {first})",
+                field="--as-of",
+            )
     run = measure(probes, profile, refresh=refresh, progress=progress, python=python)
     probe_run, measured = facts(run)
     scored = decide(profile, measured, ruleset)

@@ -353,3 +353,31 @@ def test_earlier_priors_must_have_ended_and_not_overlap(
 ) -> None:
     with pytest.raises(ValidationError, match=message):
         _with_earlier(pack, *periods)
+
+
+def test_a_point_in_time_report_says_why_a_framework_did_not_exist_yet(cli, tmp_path: Path) -> None:
+    profile = tmp_path / "p.yaml"
+    profile.write_text(PHONE_AND_SERVER)
+    code, out, err = cli("recommend", str(profile), "--as-of", "2016-06")
+    assert code == 0, err
+    assert "PyTorch is ruled out:** PyTorch was not yet released in 2016-06" in out
+    assert "JAX is ruled out:** JAX was not yet released in 2016-06" in out
+    assert "are today's, not those of 2016-06" in out  # the stack is today's
+    code, out, err = cli("recommend", str(profile), "--as-of", "2015-01")
+    assert code == 2 and out == "" and "before any candidate framework was released" in err
+
+
+def test_a_framework_not_yet_released_has_no_route(pack: RuleSet) -> None:
+    view = pack.at("2016-06")
+    assert view.routes is not None
+    for venue in view.routes.venues.values():
+        for fw in ("pytorch", "jax"):
+            assert venue.best(fw).maturity == "none", (venue.title, fw)
+
+
+def test_an_ended_rules_page_says_so_at_the_top(cli) -> None:
+    ended = next(r for r in load_ruleset().all_rules if r.holds and r.holds.until)
+    code, out, _ = cli("rules", "show", ended.id)
+    assert code == 0
+    head = "\n".join(out.splitlines()[:6])
+    assert f"Ended: this claim held until {ended.holds.until}" in head

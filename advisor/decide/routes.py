@@ -80,12 +80,14 @@ class RouteTable(_Strict):
             raise ValueError(f"points must give a value for each of {MATURITY_ORDER}")
         return self
 
-    def at(self, month: str) -> RouteTable:
-        """The table as of ``month``: each framework's routes in force then (or none)."""
+    def at(self, month: str, unreleased: set[str] | None = None) -> RouteTable:
+        """The table as of ``month``: each framework's routes in force then (or none; none
+        at all for a framework ``unreleased`` then)."""
         venues = {}
         for name, venue in self.venues.items():
             routes = {
-                fw: [r for r in rs if r.covers(month)] or [no_route(month)]
+                fw: [r for r in rs if r.covers(month) and fw not in (unreleased or ())]
+                or [no_route(month)]
                 for fw, rs in venue.routes.items()
             }
             venues[name] = venue.model_copy(update={"routes": routes})

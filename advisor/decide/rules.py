@@ -147,22 +147,22 @@ class RuleSet:
         return next((r for r in self.rules if r.id == rule_id), None)
 
     def at(self, month: str) -> RuleSet:
-        """The view as of ``month`` (YYYY-MM): the rules, routes and prior in force then, and a
-        veto for each framework not yet ``released`` (docs/updating-knowledge.md)."""
+        """The view as of ``month`` (YYYY-MM): what held then (docs/updating-knowledge.md)."""
         if not MONTH_RE.match(month):
             raise ValueError(f"a month is YYYY-MM, not {month!r}")
         meta = (self.full_meta or self.meta).at(month)
+        unavailable = {
+            fw: f"{info.name} was not yet released in {month} (first release {info.released.month})"
+            for fw, info in meta.frameworks.items()
+            if info.released is not None and month < info.released.month
+        }
         return dataclasses.replace(
             self,
             month=month,
             meta=meta,
             rules=[r for r in self.all_rules if r.holds is None or r.holds.covers(month)],
-            routes=self.all_routes.at(month) if self.all_routes else None,
-            unavailable={
-                fw: f"{fw} was not yet released in {month} (first release {info.released.month})"
-                for fw, info in meta.frameworks.items()
-                if info.released is not None and month < info.released.month
-            },
+            routes=self.all_routes.at(month, set(unavailable)) if self.all_routes else None,
+            unavailable=unavailable,
         )
 
 

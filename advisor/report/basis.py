@@ -50,11 +50,12 @@ def _point_in_time(decision: Decision) -> str | None:
     if not info.point_in_time:
         return None
     return (
-        f"A point-in-time answer: only the knowledge that held in {info.as_of} was used (the "
-        "rules, export routes, prior and framework releases the pack dates); claims that "
-        "began later are left out. Advantages that held then but have ended are in the pack "
-        "only where they were written down, so read this as a review of a past choice, not "
-        "as advice for today (drop --as-of for that)."
+        f"A point-in-time answer: only the rules, export routes, prior and framework releases "
+        f"that held in {info.as_of} were scored; claims that began later are left out. The "
+        "rules' reasons, their evidence and the stack are written as of today, and advantages "
+        "that held then but have ended are in the pack only where they were written down "
+        "(docs/history/), so read this as a review of a past choice, not as advice for today "
+        "(drop --as-of for that)."
     )
 
 

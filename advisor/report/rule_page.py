@@ -26,6 +26,7 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
         f"Criterion: {md_inline(crit.title)} ({md_inline(crit.claim_id)}); "
         f"file: {md_inline(source)}",
         "",
+        *_ended(rule),
         "## What it checks",
         "",
         *_yaml_block({"when": rule.when}),
@@ -77,3 +78,17 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
     lines += ["", "## Example", "", "Fires for:", "", *_yaml_block(rule.examples.fire[0])]
     lines += ["", "Does not fire for:", "", *_yaml_block(rule.examples.ok[0]), ""]
     return "\n".join(lines)
+
+
+def _ended(rule: Rule) -> list[str]:
+    """A line at the top of an ended rule's page: history, not scored today."""
+    from advisor.decide.dating import knowledge_month
+
+    until = rule.holds.until if rule.holds else None
+    if until is None or until > knowledge_month():
+        return []
+    return [
+        f"**Ended: this claim held until {until}. It is history, kept for point-in-time "
+        "views (`recommend --as-of`), and is not scored today.**",
+        "",
+    ]

@@ -30,7 +30,7 @@ def _effects_text(weighted: dict[str, float], decisive: dict[str, float] | None 
 
 def why(decision: Decision) -> dict[str, Any]:
     """Vetoes, the rules that moved the scores most, and the rest."""
-    vetoes = []
+    vetoes: list[dict[str, str | None]] = []
     scored = []
     for rule in decision.rules:
         for fw, reason in rule.veto.items():
@@ -60,6 +60,12 @@ def why(decision: Decision) -> dict[str, Any]:
                 "measured": bool(rule.facts_used),
             }
         )
+    fired = {r.id for r in decision.rules}
+    for entry in decision.ranking:  # vetoes that are no rule's: a framework not yet released
+        for reason in entry.veto_reasons:
+            if reason.partition(": ")[0] not in fired:
+                fw = entry.framework
+                vetoes.append({"framework": fw, "name": name(fw), "rule": None, "reason": reason})
     return {
         "vetoes": vetoes,
         "top": scored[:TOP_RULES],
