@@ -95,6 +95,8 @@ def test_no_offered_flip_makes_the_answers_contradict_each_other() -> None:
         assert not tripped(PACK.checks, changed), flip.description
     text = _render(decision, LLM_70B)
     assert "would also flip the verdict but" in text and "contradict each other" in text
+    # a 10 KB device budget is no change for a project whose only target is a server
+    assert all(f.path != "deployment.device_memory_mb" for f in filter(None, offered))
 
 
 def _write(tmp_path: Path, body: str) -> Path:
