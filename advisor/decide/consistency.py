@@ -17,18 +17,15 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator
 from advisor.decide.conditions import (
     Condition,
     ConditionError,
-    build_context,
     parse_condition,
     resolve_field,
 )
+from advisor.decide.context import example_context
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation
 from advisor.model.decision import Inconsistency
 from advisor.model.errors import InputError
-from advisor.model.facts import Facts
-from advisor.model.profile import Profile
 from advisor.model.rulepack import Evidence, Strict
-from advisor.model.said import said_paths
 
 
 class Ratio(Strict):
@@ -88,9 +85,12 @@ def tripped(checks: tuple[Check, ...], context: dict[str, Any]) -> list[Check]:
     return [c for c in checks if c.trips(context)]
 
 
-def contradicts(checks: tuple[Check, ...], before: dict[str, Any], after: dict[str, Any]) -> bool:
-    """Whether a change from context ``before`` to ``after`` trips a check ``before`` did not."""
-    already = {c.id for c in tripped(checks, before)}
+def tripped_ids(checks: tuple[Check, ...], context: dict[str, Any]) -> frozenset[str]:
+    return frozenset(c.id for c in tripped(checks, context))
+
+
+def contradicts(checks: tuple[Check, ...], already: frozenset[str], after: dict[str, Any]) -> bool:
+    """Whether context ``after`` trips a check beyond those ``already`` tripped before."""
     return any(c.id not in already for c in tripped(checks, after))
 
 
@@ -167,16 +167,11 @@ def _run_examples(check: Check, doc: YamlDocument, loc: tuple[Any, ...], label: 
     for kind in ("trip", "ok"):
         for i, example in enumerate(getattr(check.examples, kind)):
             where = (*loc, "examples", kind, i)
-            try:
-                profile = Profile.model_validate(example)
-            except ValidationError as exc:
-                raise input_error_from_validation(
-                    exc, doc, prefix=where, label=f"{label}: examples.{kind}[{i}]"
-                ) from None
-            context = build_context(profile, Facts(), said_paths(profile))
+            name = f"{label}: examples.{kind}[{i}]"
+            context = example_context(example, doc, where, name, facts=False)
             if check.trips(context) != (kind == "trip"):
                 wrong = "does not trip the check" if kind == "trip" else "trips the check"
-                raise _error(f"example {wrong}", doc, where, f"{label}: examples.{kind}[{i}]")
+                raise _error(f"example {wrong}", doc, where, name)
 
 
 def _error(message: str, doc: YamlDocument, loc: tuple[Any, ...], field: str) -> InputError:

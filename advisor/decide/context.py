@@ -1,6 +1,7 @@
 """The flat context conditions read: dotted paths over the profile's answers and the facts.
 
 ``build_context`` keeps only the answers a profile said (a default is not an answer);
+``example_context`` does the same for a rule's or a check's own example profile;
 ``flatten``, ``get_path`` and ``set_path`` work on nested plain dicts.
 """
 
@@ -9,8 +10,13 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from pydantic import ValidationError
+
+from advisor.io.safe_yaml import YamlDocument
+from advisor.io.validation import input_error_from_validation
 from advisor.model.facts import Facts
 from advisor.model.profile import Profile
+from advisor.model.said import said_paths
 
 
 def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
@@ -53,3 +59,18 @@ def build_context(
         context = {k: v for k, v in context.items() if k in said}
     context.update(flatten((facts or Facts()).model_dump(mode="json"), "facts."))
     return context
+
+
+def example_context(
+    example: dict[str, Any], doc: YamlDocument, where: tuple[Any, ...], label: str, *, facts: bool
+) -> dict[str, Any]:
+    """The said context of an example profile in a pack file (with its ``facts`` when
+    ``facts``); a profile that does not validate is an InputError at ``where``."""
+    data = dict(example)
+    facts_data = data.pop("facts", None) if facts else None
+    try:
+        profile = Profile.model_validate(data)
+        measured = Facts.model_validate(facts_data) if facts_data is not None else Facts()
+    except ValidationError as exc:
+        raise input_error_from_validation(exc, doc, prefix=where, label=label) from None
+    return build_context(profile, measured, said_paths(profile))

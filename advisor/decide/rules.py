@@ -18,8 +18,9 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from advisor.decide.conditions import Condition, ConditionError, build_context, parse_condition
+from advisor.decide.conditions import Condition, ConditionError, parse_condition
 from advisor.decide.consistency import Check, load_checks
+from advisor.decide.context import example_context
 from advisor.decide.dating import (
     check_priors_started,
     check_routes_started,
@@ -40,8 +41,6 @@ from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.errors import InputError
-from advisor.model.facts import Facts
-from advisor.model.profile import Profile
 from advisor.model.rulepack import (
     CRITERION_ID,
     MONTH_RE,
@@ -57,7 +56,6 @@ from advisor.model.rulepack import (
     Strict,
     Vetoes,
 )
-from advisor.model.said import said_paths
 
 
 class Rule(Strict):
@@ -287,17 +285,9 @@ def _check_examples(rule: Rule, doc: YamlDocument, loc: tuple[Any, ...], label: 
     for kind in ("fire", "ok"):
         for i, example in enumerate(getattr(rule.examples, kind)):
             ex_loc = (*loc, "examples", kind, i)
-            data = dict(example)
-            facts_data = data.pop("facts", None)
-            try:
-                profile = Profile.model_validate(data)
-                facts = Facts.model_validate(facts_data) if facts_data is not None else Facts()
-            except ValidationError as exc:
-                raise input_error_from_validation(
-                    exc, doc, prefix=ex_loc, label=f"{label}: examples.{kind}[{i}]"
-                ) from None
+            name = f"{label}: examples.{kind}[{i}]"
+            context = example_context(example, doc, ex_loc, name, facts=True)
             assert rule.condition is not None
-            context = build_context(profile, facts, said_paths(profile))
             result = rule.condition.evaluate(context)
             if kind == "fire" and result is not True:
                 outcome = "stood aside (a fact is missing)" if result is None else "did not fire"

@@ -25,7 +25,7 @@ from enum import Enum
 from typing import Any
 
 from advisor.decide.conditions import PROFILE_PATHS, build_context
-from advisor.decide.consistency import contradicts
+from advisor.decide.consistency import contradicts, tripped_ids
 from advisor.decide.measured import machine_context
 from advisor.decide.rules import RuleSet
 from advisor.decide.scoring import (
@@ -190,10 +190,11 @@ def find_flips(base: SaidContext, ruleset: RuleSet, winner: str) -> tuple[list[F
     flips: list[Flip] = []
     candidates = candidate_changes(base, ruleset)
     ruled_out = 0
+    already = tripped_ids(ruleset.checks, base.context)
     for path, old, new, kind, cost in candidates:
         context, priorities = base.changed(path, new)
         new_winner = evaluate(ruleset, context, criterion_weights(ruleset, priorities)).winner
-        if new_winner != winner and contradicts(ruleset.checks, base.context, context):
+        if new_winner != winner and contradicts(ruleset.checks, already, context):
             ruled_out += 1
         elif new_winner != winner:
             flips.append(
