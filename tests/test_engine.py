@@ -213,6 +213,50 @@ def test_sensitivity_finds_the_smallest_flip(pack) -> None:
     assert again.sensitivity and again.sensitivity.win_probability == sens.win_probability
 
 
+def test_flips_of_the_situation_are_listed_apart(pack) -> None:
+    """A change to what is already so (the team, the existing code) is not a change a
+    project decides: it is listed apart, and never as the smallest flip."""
+    core = pack(
+        rule(
+            "LEG001",
+            "legacy",
+            "{field: existing_code, contains: tf2_keras}",
+            "{tensorflow: 4}",
+            "{existing_code: [tf2_keras]}",
+            "{}",
+        ),
+        rule(
+            "PROTO001",
+            "prototyping",
+            "{field: purpose, eq: research}",
+            "{pytorch: 2}",
+            "{purpose: research}",
+            "{purpose: production}",
+        ),
+        rule(
+            "DEP001",
+            "deployment",
+            "{field: deployment.targets, contains: browser}",
+            "{tensorflow: 5}",
+            "{deployment: {targets: [browser]}}",
+            "{}",
+        ),
+    )
+    rs = load_ruleset(core=core)
+    d = decide(Profile.model_validate({"purpose": "research", "existing_code": []}), None, rs)
+    assert d.recommendation.framework == "pytorch"
+    sens = d.sensitivity
+    assert sens is not None
+    situation = sens.situation_flips["tensorflow"]
+    assert situation is not None and situation.kind == "situation"
+    assert situation.path == "existing_code"
+    planned = sens.flips_by_framework["tensorflow"]
+    assert planned is not None and planned.kind == "plan"
+    # reconsidering the answer given (purpose) comes before taking on a new target
+    assert sens.smallest_flip is not None and sens.smallest_flip.path == "purpose"
+    assert all(f is None or f.kind != "situation" for f in sens.flips_by_framework.values())
+
+
 def test_rule_prefix_must_match_criterion(pack) -> None:
     core = pack(
         rule(

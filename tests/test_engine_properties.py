@@ -117,6 +117,9 @@ def test_sensitivity_is_deterministic_and_a_distribution(profile: Profile) -> No
     flip = first.sensitivity.smallest_flip
     if flip is not None:
         assert flip.new_winner != first.recommendation.framework
+        assert flip.kind in ("priority", "plan")
+    for fw, situation in first.sensitivity.situation_flips.items():
+        assert situation is None or (situation.kind == "situation" and situation.new_winner == fw)
 
 
 with_microcontroller = _strategy(Profile).map(

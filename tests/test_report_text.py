@@ -135,3 +135,31 @@ def test_mermaid_labels_cannot_break_out() -> None:
     pie = mermaid_pie("P", ["a", "b"], [70, 0])
     assert '"a" : 70' in pie and '"b"' not in pie
     assert nice_max([155, 156]) == 200 and nice_max([0.5]) == 0.6
+
+
+def test_a_flip_of_the_situation_reads_as_a_condition() -> None:
+    from advisor.model.decision import Flip
+    from advisor.report.changes import flip_text
+
+    def flip(path: str, old: object, new: object, kind: str = "situation") -> Flip:
+        return Flip(
+            path=path,
+            kind=kind,
+            from_value=old,
+            to_value=new,
+            description="",
+            cost=1.0,
+            new_winner="jax",
+        )
+
+    assert flip_text(flip("existing_code", ["tf1"], [])) == "if existing_code did not include 'tf1'"
+    assert flip_text(flip("existing_code", [], ["jax"])) == "if existing_code included 'jax'"
+    assert (
+        flip_text(flip("deployment.serving_stack", None, "tf_serving"))
+        == "if deployment.serving_stack were tf_serving (the profile does not say)"
+    )
+    assert flip_text(flip("team.size", 3, 40)) == "if team.size were 40, not 3"
+    # a plan is an instruction, not a condition
+    assert flip_text(flip("purpose", "research", "production", "plan")) == (
+        "change purpose from research to production"
+    )

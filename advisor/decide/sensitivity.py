@@ -3,11 +3,16 @@
 1. The smallest single change that flips the winner: every other value of every
    answer (enums, booleans, one item added to or removed from a list, numbers at the
    thresholds the rules compare them with) and every other level of every priority.
-   A priority step costs its distance; any other answer costs 1. Changing an answer
-   the profile did not give means saying it. A change that would make the answers
-   contradict each other (a consistency check the profile does not trip already, e.g.
-   a microcontroller target for a 70B model) is not a change anyone can make: it is
-   counted but not offered.
+   A priority step costs its distance; any other answer costs 1; at equal cost,
+   reconsidering an answer given comes before taking on a new one. Changing an answer
+   the profile did not give means saying it. Changes are of three kinds: a priority,
+   a plan (what the project will do), or the situation (what is already so: the team,
+   the existing code, the stack in production; marked in the Profile model). The
+   smallest flip and the flip per framework are changes the project can decide (a
+   priority or a plan); flips of the situation are listed apart, as what the verdict
+   rests on. A change that would make the answers contradict each other (a
+   consistency check the profile does not trip already, e.g. a microcontroller target
+   for a 70B model) is not a change anyone can make: it is counted but not offered.
 2. Win probabilities, seeded Monte-Carlo: each sample perturbs the priorities with
    Gaussian noise (sd 1 level, clipped to 0-5) and, half the time, the answers a user is
    least sure of: one said answer is dropped, or one judgement answer (experience,
@@ -40,7 +45,7 @@ from advisor.decide.scoring import (
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Flip, Sensitivity
 from advisor.model.facts import Facts
-from advisor.model.profile import Profile
+from advisor.model.profile import Profile, situation_paths
 from advisor.model.said import said_paths
 
 SAMPLES = 2000
@@ -49,6 +54,7 @@ ANSWER_SHARE = 0.5
 EFFECT_SD = 1.5  # soft points: the rules' integer effects are judgements, not measurements
 SKIP_PREFIXES = ("project.",)
 # Judgement answers: a user may well have put the neighbouring value.
+SITUATION = situation_paths()
 JUDGEMENTS = (
     "purpose",
     "determinism",
@@ -73,15 +79,15 @@ def analyse(
 ) -> Sensitivity:
     base = SaidContext(profile, facts)
     flips, tried, ruled_out = find_flips(base, ruleset, current.winner)
-    by_fw: dict[str, Flip | None] = {}
-    for fw in FRAMEWORKS:
-        if fw != current.winner:
-            by_fw[fw] = next((f for f in flips if f.new_winner == fw), None)
+    decidable = [f for f in flips if f.kind != "situation"]
+    situational = [f for f in flips if f.kind == "situation"]
+    others = [fw for fw in FRAMEWORKS if fw != current.winner]
     variants = answer_variants(base, ruleset, _protected(ruleset, current))
     win = win_probabilities(ruleset, current, variants, base.priorities, seed=seed)
     return Sensitivity(
-        smallest_flip=flips[0] if flips else None,
-        flips_by_framework=by_fw,
+        smallest_flip=decidable[0] if decidable else None,
+        flips_by_framework=_cheapest(decidable, others),
+        situation_flips=_cheapest(situational, others),
         candidates_tried=tried,
         ruled_out=ruled_out,
         win_probability=win,
@@ -94,6 +100,11 @@ def analyse(
             f"perturbed by Gaussian noise (sd {EFFECT_SD} points); {SAMPLES} seeded samples"
         ),
     )
+
+
+def _cheapest(flips: list[Flip], frameworks: list[str]) -> dict[str, Flip | None]:
+    """The first (cheapest) flip to each framework, from flips sorted smallest first."""
+    return {fw: next((f for f in flips if f.new_winner == fw), None) for fw in frameworks}
 
 
 class SaidContext:
@@ -136,14 +147,15 @@ def candidate_changes(
                 if level != old:
                     out.append((path, old, level, "priority", float(abs(level - old))))
             continue
+        kind = "situation" if path in SITUATION else "plan"
         if not said and isinstance(old, list):
             old = []
         elif not said:
             for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
-                out.append((path, None, new, "answer", 1.0))  # saying an unsaid answer
+                out.append((path, None, new, kind, 1.0))  # saying an unsaid answer
             continue
         for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
-            out.append((path, old, new, "answer", 1.0))
+            out.append((path, old, new, kind, 1.0))
     return out
 
 
@@ -208,8 +220,17 @@ def find_flips(base: SaidContext, ruleset: RuleSet, winner: str) -> tuple[list[F
                     new_winner=new_winner,
                 )
             )
-    flips.sort(key=lambda f: (f.cost, 0 if f.kind == "answer" else 1, _distance(f), f.path))
+    flips.sort(key=lambda f: (f.cost, f.kind == "priority", _takes_on(f), _distance(f), f.path))
     return flips, len(candidates), ruled_out
+
+
+def _takes_on(flip: Flip) -> bool:
+    """True for a change that says something new (an unsaid answer, an added list item)
+    rather than reconsidering an answer given."""
+    old, new = flip.from_value, flip.to_value
+    if old is None:
+        return True
+    return isinstance(old, list) and isinstance(new, list) and len(new) > len(old)
 
 
 def _distance(flip: Flip) -> float:

@@ -61,7 +61,7 @@ class RankEntry(BaseModel):
 
 class Flip(BaseModel):
     path: str
-    kind: str  # "priority" or "answer"
+    kind: str  # "priority", "plan" (what the project will do) or "situation" (what is so)
     from_value: Any
     to_value: Any
     description: str
@@ -71,7 +71,8 @@ class Flip(BaseModel):
 
 class Sensitivity(BaseModel):
     smallest_flip: Flip | None
-    flips_by_framework: dict[str, Flip | None]
+    flips_by_framework: dict[str, Flip | None]  # priorities and plans: changes one can decide
+    situation_flips: dict[str, Flip | None] = {}  # if the team, code or stack were different
     candidates_tried: int
     ruled_out: int = 0  # flips not offered: they would make the answers contradict each other
     win_probability: dict[str, float]
@@ -142,6 +143,7 @@ class Inconsistency(BaseModel):
     title: str
     message: str
     fields: list[str]
+    until: str | None = None  # a dated check: the month the thing named became available
 
 
 class Decision(BaseModel):

@@ -53,6 +53,16 @@ def display_only(reason: str) -> dict[str, Any]:
     return {DISPLAY_ONLY: reason}
 
 
+SITUATION = "x-situation"
+
+
+def situation(reason: str) -> dict[str, Any]:
+    """Field metadata for an answer about what is already so (the team, the code, the
+    stack in production), not a plan the project can change: 'what would change the
+    verdict' lists changes to it apart, as 'if this were not so'."""
+    return {SITUATION: reason}
+
+
 class Project(Section):
     name: str = Field(
         "Unnamed project",
@@ -112,6 +122,7 @@ class HardwarePlan(Section):
         False,
         description="TPUs at no cost to the project (TPU Research Cloud, credits, Kaggle or "
         "Colab TPUs).",
+        json_schema_extra=situation("access the project has, not a plan"),
     )
 
 
@@ -124,6 +135,7 @@ class Deployment(Section):
         ServingStack.none,
         description="Serving stack already running in production: TF Serving or TFX, NVIDIA "
         "Triton, vLLM, another, or none.",
+        json_schema_extra=situation("the stack already in production"),
     )
     edge_hardware: list[EdgeHardware] = Field(
         default_factory=list,
@@ -275,22 +287,57 @@ class Profile(Section):
     deployment: Deployment = Field(
         default_factory=Deployment, description="Deployment and serving."
     )
-    team: Team = Field(default_factory=Team, description="The team.")
+    team: Team = Field(
+        default_factory=Team,
+        description="The team.",
+        json_schema_extra=situation("who is on the team and what they know"),
+    )
     ecosystem: Ecosystem = Field(default_factory=Ecosystem, description="Ecosystem needs.")
     existing_code: list[ExistingCode] = Field(
-        default_factory=list, description="Code the project already has (empty for none)."
+        default_factory=list,
+        description="Code the project already has (empty for none).",
+        json_schema_extra=situation("code that already exists"),
     )
     existing_code_size: CodeSize = Field(
         CodeSize.small,
         description="How much existing code: small (scripts, a prototype) or large (a "
         "production codebase or many models, with the team that maintains it).",
+        json_schema_extra=situation("code that already exists"),
     )
     migrating_away: bool = Field(
         False,
         description="The team has decided to move off the framework of its existing code.",
+        json_schema_extra=situation("a decision already taken"),
     )
     priorities: Priorities = Field(default_factory=Priorities, description="What matters most.")
     determinism: Determinism = Field(
         Determinism.none, description="Whether bit-for-bit reproducible training is needed."
     )
     workload: Workload = Field(default_factory=Workload, description="Hints for the probes.")
+
+
+def situation_paths(model: type[BaseModel] = Profile, prefix: str = "") -> frozenset[str]:
+    """Dotted paths of the answers about what is already so (a section marked as a
+    situation marks every answer in it)."""
+    out: set[str] = set()
+    for name, info in model.model_fields.items():
+        path = f"{prefix}{name}"
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        annotation = info.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            nested = _leaves(annotation, path + ".") if SITUATION in extra else set()
+            out |= nested or situation_paths(annotation, path + ".")
+        elif SITUATION in extra:
+            out.add(path)
+    return frozenset(out)
+
+
+def _leaves(model: Any, prefix: str) -> set[str]:
+    out: set[str] = set()
+    for name, info in model.model_fields.items():
+        annotation = info.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            out |= _leaves(annotation, f"{prefix}{name}.")
+        else:
+            out.add(f"{prefix}{name}")
+    return out

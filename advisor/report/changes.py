@@ -18,11 +18,28 @@ def flip_text(flip: Flip | None) -> str | None:
         field = flip.path.split(".", 1)[-1].replace("_", " ")
         return f"set the priority '{field}' from {flip.from_value} to {flip.to_value}"
     old, new = flip.from_value, flip.to_value
+    if flip.kind == "situation":
+        return _if_it_were(flip.path, old, new)
     if old is None:
         return f"answer {flip.path}: {_answer(new)} (the profile does not say yet)"
     if isinstance(old, list) or isinstance(new, list):
         return str(flip.description)  # "add 'x' to ..." / "remove 'x' from ..."
     return f"change {flip.path} from {_answer(old)} to {_answer(new)}"
+
+
+def _if_it_were(path: str, old: Any, new: Any) -> str:
+    """A change of what is already so, as a condition: 'if existing_code included ...'."""
+    if isinstance(old, list) and isinstance(new, list):
+        added = [v for v in new if v not in old]
+        if added:
+            return f"if {path} included '{added[0]}'"
+        removed = [v for v in old if v not in new]
+        return f"if {path} did not include '{removed[0]}'"
+    if isinstance(new, list):  # a list the profile did not give
+        return f"if {path} included '{new[0]}'" if new else f"if {path} were empty"
+    if old is None:
+        return f"if {path} were {_answer(new)} (the profile does not say)"
+    return f"if {path} were {_answer(new)}, not {_answer(old)}"
 
 
 def _answer(value: Any) -> str:
@@ -40,6 +57,7 @@ def changes(decision: Decision) -> dict[str, Any]:
     if not sens:
         return {"available": False}
     smallest = sens.smallest_flip
+    situation = sens.situation_flips
     by_fw = [
         {
             "framework": fw,
@@ -47,6 +65,7 @@ def changes(decision: Decision) -> dict[str, Any]:
             "change": flip_text(flip),
             "cost": flip.cost if flip else None,
             "kind": flip.kind if flip else None,
+            "situation_change": flip_text(situation.get(fw)),
         }
         for fw, flip in sens.flips_by_framework.items()
     ]
@@ -67,6 +86,7 @@ def changes(decision: Decision) -> dict[str, Any]:
         if smallest
         else None,
         "by_framework": by_fw,
+        "any_situation": any(situation.values()),
         "win": wins,
         "win_recommended": win.get(rec.framework) if rec.framework else None,
         "samples": sens.samples,
