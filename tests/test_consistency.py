@@ -47,7 +47,9 @@ def _context(data: dict) -> dict:
 
 def test_the_bundled_checks_load_and_their_examples_hold() -> None:
     checks = load_checks(core_pack_dir() / "data" / "consistency.yaml")
-    assert len(checks) >= 7 and checks == PACK.checks
+    assert len(checks) >= 7 and checks == PACK.all_checks
+    # today's view keeps every check except those that ended (dated: 'before X existed')
+    assert PACK.checks == tuple(c for c in checks if c.holds is None or c.holds.until is None)
     for check in checks:
         for example in check.examples.trip:
             assert check.trips(_context(example)), check.id
@@ -195,3 +197,54 @@ def test_no_fit_advice_never_offers_a_contradiction(tmp_path: Path) -> None:
     assert all(c.to_value != [] for c in no_fit.what_would_fit)
     text = render_report(decide(profile, Facts(), guarded), profile, None)
     assert "would lift the vetoes on a framework are not offered" in text
+
+
+ANACHRONISM = {
+    "hardware": {"training": ["aws_trainium"], "inference": ["nvidia_gpu"]},
+    "deployment": {"targets": ["server"], "serving": "llm_serving", "serving_stack": "vllm"},
+}
+
+
+def test_an_answer_naming_what_did_not_exist_yet_is_warned_only_in_that_months_view() -> None:
+    profile = Profile.model_validate(ANACHRONISM)
+    today = decide(profile, Facts(), PACK)
+    assert today.inconsistencies == []
+    then = decide(profile, Facts(), PACK.at("2019-06"))
+    found = {c.title: c.until for c in then.inconsistencies}
+    assert found == {
+        "AWS Trainium before it was generally available": "2022-10",
+        "vLLM before its release": "2023-06",
+    }
+    assert then.recommendation.confidence != "high"
+    text = render_report(then, profile, None)
+    assert "name what did not exist yet in 2019-06" in text
+    assert "not yet in 2019-06 (" in text
+    # a month after both releases: nothing to warn about
+    assert decide(profile, Facts(), PACK.at("2023-06")).inconsistencies == []
+
+
+def test_a_point_in_time_flip_never_names_what_did_not_exist_yet() -> None:
+    """Today 'add aws_trainium' may flip a TPU lab's verdict; in 2021 Trainium did not exist."""
+    profile = load_profile(next(e.path for e in list_examples() if e.name == "tpu-research-lab"))
+    view = PACK.at("2021-06")
+    sens = decide(profile, Facts(), view).sensitivity
+    assert sens is not None
+    offered = [sens.smallest_flip, *sens.flips_by_framework.values()]
+    offered += sens.situation_flips.values()
+    assert not any(f and "aws_trainium" in str(f.to_value) for f in offered)
+    today = decide(profile, Facts(), PACK).sensitivity
+    assert today is not None and today.smallest_flip is not None
+    assert "aws_trainium" in str(today.smallest_flip.to_value)  # the contrast: it is offered today
+
+
+def test_a_dated_check_may_not_start_after_the_knowledge(tmp_path: Path) -> None:
+    body = CHECK.replace(
+        "    examples:",
+        "    holds:\n      since: '2099-01'\n      basis: a dated release fixes it\n"
+        "      source: {title: Notes, url: 'https://example.org', year: 2020}\n    examples:",
+    )
+    path = _write(tmp_path, body)
+    with pytest.raises(InputError) as info:
+        load_checks(path)
+    text = str(info.value)
+    assert text.startswith(f"{path}:8:") and "holds.since" in text and "after" in text

@@ -4,7 +4,10 @@ A check never scores a framework. The report warns when a profile trips one, and
 sensitivity analysis does not offer a change that would trip a check the profile does
 not already trip. Checks are data, written in the rules' condition language, plus an
 optional ``ratio`` of two answers; each carries examples that are run on load, like a
-rule's (semgrep-style rule tests).
+rule's (semgrep-style rule tests). A check may hold only for some months (``holds``, as a
+rule's): "AWS Trainium before October 2022" trips only in a point-in-time view
+(``RuleSet.at``, ``--as-of``) of an earlier month, where the answer names something that
+did not exist yet.
 """
 
 from __future__ import annotations
@@ -21,11 +24,12 @@ from advisor.decide.conditions import (
     resolve_field,
 )
 from advisor.decide.context import example_context
+from advisor.decide.dating import check_started, knowledge_month
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation
 from advisor.model.decision import Inconsistency
 from advisor.model.errors import InputError
-from advisor.model.rulepack import Evidence, Strict
+from advisor.model.rulepack import Evidence, Holds, Strict
 
 
 class Ratio(Strict):
@@ -61,6 +65,7 @@ class Check(Strict):
     message: str = Field(min_length=10, description="One line: what does not fit together.")
     basis: str | None = Field(None, min_length=10, description="Why, when no source says it.")
     evidence: list[Evidence] = Field(default_factory=list)
+    holds: Holds | None = Field(None, description="The months the check holds (None: always).")
     examples: CheckExamples
     condition: Condition | None = Field(None, exclude=True)
 
@@ -101,13 +106,15 @@ def inconsistencies(checks: tuple[Check, ...], context: dict[str, Any]) -> list[
             title=c.title,
             message=c.message,
             fields=[f for f in c.fields() if f in context],
+            until=c.holds.until if c.holds else None,
         )
         for c in tripped(checks, context)
     ]
 
 
-def load_checks(path: Path) -> tuple[Check, ...]:
-    """Load consistency.yaml (none when the pack has no such file), running its examples."""
+def load_checks(path: Path, today: str | None = None) -> tuple[Check, ...]:
+    """Load consistency.yaml (none when the pack has no such file), running its examples;
+    ``today`` (YYYY-MM, default the knowledge's month): no check may start after it."""
     if not path.is_file():
         return ()
     doc = load_yaml_file(path)
@@ -127,6 +134,10 @@ def load_checks(path: Path) -> tuple[Check, ...]:
         except ValidationError as exc:
             raise input_error_from_validation(exc, doc, prefix=loc, label=label) from None
         check = _parsed(check, doc, loc, label)
+        if check.holds:
+            where = (*loc, "holds", "since")
+            month = today or knowledge_month()
+            check_started(check.holds.since, month, doc, where, f"{label}: holds.since")
         if check.id in seen:
             raise _error("duplicate check id", doc, (*loc, "id"), f"{label}: id")
         seen.add(check.id)

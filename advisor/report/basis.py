@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.frameworks import FRAMEWORKS
-from advisor.model.decision import Decision, FiredRule
+from advisor.model.decision import Decision, FiredRule, Inconsistency
 from advisor.report.labels import name
 
 MINUS = "\u2212"
@@ -23,13 +23,26 @@ def basis(decision: Decision) -> dict[str, Any]:
         "prior": _prior(decision.prior),
         "thin": _thin(decision),
         "point_in_time": _point_in_time(decision),
-        "inconsistent": [
-            f"{c.message} ({c.id}: {', '.join(c.fields)})" for c in decision.inconsistencies
-        ],
+        "inconsistent": [_inconsistent(c, decision) for c in decision.inconsistencies],
+        "inconsistent_heading": _inconsistent_heading(decision),
         "decisive": _decisive(decision),
         "routes": _routes(decision.rules),
         "measurement_note": decision.measurement_note,
     }
+
+
+def _inconsistent(check: Inconsistency, decision: Decision) -> str:
+    fields = ", ".join(check.fields)
+    if check.until and decision.ruleset.as_of:
+        return f"{check.message}: not yet in {decision.ruleset.as_of} ({check.id}: {fields})"
+    return f"{check.message} ({check.id}: {fields})"
+
+
+def _inconsistent_heading(decision: Decision) -> str:
+    month = decision.ruleset.as_of if decision.ruleset.point_in_time else None
+    if month and any(c.until for c in decision.inconsistencies):
+        return f"Some answers do not fit together, or name what did not exist yet in {month}."
+    return "Some answers do not fit together."
 
 
 def _signed(fw: str, value: float) -> str:
