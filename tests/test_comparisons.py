@@ -21,6 +21,7 @@ from advisor.io.profiles import example_path, load_profile
 from advisor.model.measurements import facts_from_probes
 from advisor.model.profile import Profile
 from advisor.report.render import render_report
+from advisor.report.text import md_inline
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -123,7 +124,7 @@ def test_rule_that_stands_aside_names_the_comparison_verdict() -> None:
     assert any("no measurable difference" in r for r in reasons.values()), reasons
     for rule_id, reason in reasons.items():
         if "no measurable difference" in reason:
-            shown = reason.replace("_", "\\_")  # as the Markdown escapes it
+            shown = md_inline(reason)  # as the Markdown escapes it
             assert f"- `{rule_id}` " in text and shown in text
     # a figure that was not measured at all says so, not "run with --probes quick"
     assert reasons["PERF011"] == "needs a figure this run did not measure"
@@ -145,7 +146,7 @@ def test_workload_chart_table_and_sentence_when_too_busy() -> None:
     assert 'title "MFU, % of the matmul peak (higher is better)"' in text
     assert "| Framework | Compiler | dtype | Batch | Step (ms) | Model GFLOP/s | MFU |" in text
     assert "| PyTorch | off (eager autograd + SGD) | float32 | 64 |" in text
-    assert "| JAX | on (jax.jit(value\\_and\\_grad + SGD)) | float32 | 64 |" in text
+    assert "| JAX | on (jax.jit(value_and_grad + SGD)) | float32 | 64 |" in text
     assert "too busy to compare them fairly" in text
     assert "| Your workload, compiled | training steps per second | JAX / PyTorch |" in text
     assert "distorted: other processes used" in text

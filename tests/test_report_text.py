@@ -101,6 +101,9 @@ def test_md_inline_examples() -> None:
     assert md_inline("PyTorch's >99%") == "PyTorch's >99%"
     assert md_inline("line\nbreak") == "line break"
     assert md_inline(None) == ""
+    # an underscore inside a word cannot open emphasis: left as typed
+    assert md_inline("aws_trainium torch__xla") == "aws_trainium torch\\_\\_xla"
+    assert md_inline("_x_ a_ _b") == "\\_x\\_ a\\_ \\_b"
 
 
 def test_links_only_http() -> None:

@@ -18,7 +18,10 @@ from markupsafe import Markup, escape
 # Backslash-escaped anywhere: every character that can open inline Markdown, HTML, a
 # GFM table cell, GitHub math ($) or a template expression ({{ }} for Liquid/Jinja
 # pipelines that post-process reports). CommonMark renders "\X" as "X" for these.
-_INLINE_SPECIALS = re.compile(r"([\\`*_{}\[\]<#|~&$])")
+_INLINE_SPECIALS = re.compile(r"([\\`*{}\[\]<#|~&$])")
+# "_" only where it could open or close emphasis: an underscore between two letters or
+# digits (aws_trainium, torch_xla) is inert in CommonMark and stays as typed.
+_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # Characters that only matter at the start of a line (lists, headings, setext rules).
 _LINE_START = re.compile(r"^(?:[-+=>]|\d{1,9}(?=[.)](?:\s|$)))")
 _ZERO_WIDTH = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
@@ -36,6 +39,7 @@ def md_inline(text: Any) -> str:
     """Escape text for one line of Markdown, including inside a table cell."""
     value = " ".join(_clean(text).split())
     value = _INLINE_SPECIALS.sub(r"\\\1", value).replace("\\{%", "\\{\\%")
+    value = _UNDERSCORE.sub(r"\\_", value)
     # A leading "1." or "-" would start a list if this text began a line.
     match = _LINE_START.match(value)
     if match:
