@@ -248,3 +248,24 @@ def test_a_dated_check_may_not_start_after_the_knowledge(tmp_path: Path) -> None
         load_checks(path)
     text = str(info.value)
     assert text.startswith(f"{path}:8:") and "holds.since" in text and "after" in text
+
+
+def test_a_user_pack_adds_its_own_checks(tmp_path: Path) -> None:
+    """A pack's data/consistency.yaml joins the core's checks; an id the core already
+    defines is refused, naming the user's file and line."""
+    pack = tmp_path / "userpack"
+    (pack / "data").mkdir(parents=True)
+    (pack / "mine.yaml").write_text("rules: []\n")
+    own = CHECK.replace("id: CON001", "id: CON901")
+    (pack / "data" / "consistency.yaml").write_text(own)
+    loaded = load_ruleset([pack])
+    assert [c.id for c in loaded.checks][-1] == "CON901"
+    assert len(loaded.checks) == len(PACK.checks) + 1
+    profile = Profile.model_validate({"deployment": {"targets": ["microcontroller"]}})
+    assert "CON901" in {c.id for c in decide(profile, Facts(), loaded).inconsistencies}
+    (pack / "data" / "consistency.yaml").write_text(CHECK)  # CON001 is the core's
+    with pytest.raises(InputError) as info:
+        load_ruleset([pack])
+    text = str(info.value)
+    assert text.startswith(f"{pack / 'data' / 'consistency.yaml'}:2:")
+    assert "duplicate check id (already defined in" in text and "\n" not in text

@@ -112,9 +112,25 @@ def inconsistencies(checks: tuple[Check, ...], context: dict[str, Any]) -> list[
     ]
 
 
-def load_checks(path: Path, today: str | None = None) -> tuple[Check, ...]:
+def load_pack_checks(directories: list[Path], today: str) -> tuple[Check, ...]:
+    """The checks of every pack (each directory's ``data/consistency.yaml``, the core's
+    first); an id defined by two packs is refused, naming the second file and line."""
+    out: list[Check] = []
+    taken: dict[str, str] = {}
+    for directory in directories:
+        path = directory / "data" / "consistency.yaml"
+        for check in load_checks(path, today, taken):
+            taken[check.id] = str(path)
+            out.append(check)
+    return tuple(out)
+
+
+def load_checks(
+    path: Path, today: str | None = None, taken: dict[str, str] | None = None
+) -> tuple[Check, ...]:
     """Load consistency.yaml (none when the pack has no such file), running its examples;
-    ``today`` (YYYY-MM, default the knowledge's month): no check may start after it."""
+    ``today`` (YYYY-MM, default the knowledge's month): no check may start after it;
+    ``taken``: ids other packs already define (id -> file)."""
     if not path.is_file():
         return ()
     doc = load_yaml_file(path)
@@ -140,6 +156,9 @@ def load_checks(path: Path, today: str | None = None) -> tuple[Check, ...]:
             check_started(check.holds.since, month, doc, where, f"{label}: holds.since")
         if check.id in seen:
             raise _error("duplicate check id", doc, (*loc, "id"), f"{label}: id")
+        if taken and check.id in taken:
+            message = f"duplicate check id (already defined in {taken[check.id]})"
+            raise _error(message, doc, (*loc, "id"), f"{label}: id")
         seen.add(check.id)
         _run_examples(check, doc, loc, label)
         out.append(check)

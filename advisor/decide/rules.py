@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from advisor.decide.conditions import Condition, ConditionError, parse_condition
-from advisor.decide.consistency import Check, load_checks
+from advisor.decide.consistency import Check, load_pack_checks
 from advisor.decide.context import example_context
 from advisor.decide.dating import (
     check_priors_started,
@@ -348,7 +348,7 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
                 )
             sources[rule.id] = str(path)
             rules.append(rule)
-    checks = load_checks(core / "data" / "consistency.yaml", today)
+    checks = load_pack_checks([core, *(extra_dirs or [])], today)
     full = RuleSet(meta, rules, sources, conditions, routes, checks=checks)
     return full.at(today)
 
