@@ -269,3 +269,58 @@ def test_a_user_pack_adds_its_own_checks(tmp_path: Path) -> None:
     text = str(info.value)
     assert text.startswith(f"{pack / 'data' / 'consistency.yaml'}:2:")
     assert "duplicate check id (already defined in" in text and "\n" not in text
+
+
+def test_naming_a_framework_before_its_release_is_warned_in_that_months_view() -> None:
+    """The months come from pack.yaml's `released`, the one record of them."""
+    profile = Profile.model_validate(
+        {"team": {"experience": {"jax": "expert", "pytorch": "some"}}, "existing_code": ["jax"]}
+    )
+    then = decide(profile, Facts(), PACK.at("2016-06"))
+    found = {c.id: (c.until, c.fields) for c in then.inconsistencies}
+    assert found == {
+        "RELEASE-pytorch": ("2017-01", ["team.experience.pytorch"]),
+        "RELEASE-jax": ("2018-12", ["existing_code", "team.experience.jax"]),
+    }
+    assert then.recommendation.confidence != "high"
+    assert decide(profile, Facts(), PACK.at("2019-01")).inconsistencies == []
+    assert decide(profile, Facts(), PACK).inconsistencies == []
+
+
+def test_a_warning_names_only_the_answers_it_trips_on() -> None:
+    profile = Profile.model_validate(
+        {"hardware": {"training": ["aws_trainium"], "inference": ["nvidia_gpu"]}}
+    )
+    (trainium,) = decide(profile, Facts(), PACK.at("2021-01")).inconsistencies
+    assert trainium.fields == ["hardware.training"]
+
+
+def test_a_point_in_time_report_says_why_a_change_is_held_back() -> None:
+    profile = load_profile(next(e.path for e in list_examples() if e.name == "tpu-research-lab"))
+    text = render_report(decide(profile, Facts(), PACK.at("2022-09")), profile, None)
+    assert "contradict each other or name what did not exist yet in 2022-09" in text
+    today = render_report(decide(profile, Facts(), PACK), profile, None)
+    assert "did not exist yet" not in today
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "dangling", "directory"])
+def test_a_user_packs_irregular_consistency_file_is_refused_not_skipped(
+    tmp_path: Path, kind: str
+) -> None:
+    import os
+
+    pack = tmp_path / "userpack"
+    (pack / "data").mkdir(parents=True)
+    (pack / "mine.yaml").write_text("rules: []\n")
+    target = pack / "data" / "consistency.yaml"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "device":
+        target.symlink_to("/dev/zero")
+    elif kind == "dangling":
+        target.symlink_to(tmp_path / "nowhere.yaml")
+    else:
+        target.mkdir()
+    with pytest.raises(InputError) as info:
+        load_ruleset([pack])
+    assert "consistency.yaml" in str(info.value) and "\n" not in str(info.value)

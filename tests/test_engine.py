@@ -140,6 +140,12 @@ def test_ties_are_broken_deterministically_and_reported(pack) -> None:
     assert "tie" in (first.recommendation.tie_note or "")
     assert first.recommendation.confidence == "low"
     assert first.model_dump() == again.model_dump()
+    assert (first.recommendation.tie_note or "").startswith("JAX and PyTorch scored the same")
+    # a three-way tie names all three, not only the first two
+    three = decide(Profile.model_validate({"purpose": "research"}), None, rs)
+    assert (three.recommendation.tie_note or "").startswith(
+        "JAX, PyTorch and TensorFlow scored the same"
+    )
 
 
 def test_fact_rules_stand_aside_without_measurements(pack) -> None:

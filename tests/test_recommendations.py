@@ -164,3 +164,21 @@ def test_microcontroller_target_vetoes_jax_in_r2() -> None:
     # a vetoed framework ranks below every framework that is not vetoed
     after = d.ranking[[r.framework for r in d.ranking].index("jax") :]
     assert all(r.vetoed for r in after)
+
+
+@pytest.mark.parametrize(
+    ("hardware", "expected"),
+    [("aws_trainium", "torch-neuronx"), ("intel_gaudi", "habanalabs-installer.sh")],
+)
+def test_pytorch_on_trainium_or_gaudi_gets_its_vendors_install(
+    hardware: str, expected: str
+) -> None:
+    """Not the CPU wheel: Trainium needs the Neuron build, Gaudi Intel's bridge."""
+    from advisor.decide.engine import decide
+    from advisor.decide.rules import load_ruleset
+    from advisor.model.profile import Profile
+
+    profile = Profile.model_validate({"hardware": {"training": [hardware]}})
+    rec = decide(profile, None, load_ruleset(), with_sensitivity=False).recommendation
+    assert rec.framework == "pytorch" and rec.install is not None
+    assert expected in rec.install.command

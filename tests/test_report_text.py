@@ -126,6 +126,8 @@ def test_numbers() -> None:
     assert fmt_num(0) == "0"
     assert fmt_pct(1.0) == "100%" and fmt_pct(0.999) == ">99%" and fmt_pct(0.001) == "<1%"
     assert fmt_pct(0.0) == "0%" and fmt_pct(0.5) == "50%"
+    # a possible outcome never rounds to 0% or 100% (1,990 of 2,000 samples)
+    assert fmt_pct(0.995) == ">99%" and fmt_pct(0.005) == "<1%" and fmt_pct(0.994) == "99%"
 
 
 def test_mermaid_labels_cannot_break_out() -> None:
@@ -166,3 +168,10 @@ def test_a_flip_of_the_situation_reads_as_a_condition() -> None:
     assert flip_text(flip("purpose", "research", "production", "plan")) == (
         "change purpose from research to production"
     )
+
+
+def test_every_hardware_answer_has_a_label() -> None:
+    from advisor.model.profile import Hardware
+    from advisor.report.labels import HARDWARE_LABELS
+
+    assert set(HARDWARE_LABELS) == {h.value for h in Hardware}

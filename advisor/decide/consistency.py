@@ -12,6 +12,7 @@ did not exist yet.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,13 @@ from advisor.decide.conditions import (
 )
 from advisor.decide.context import example_context
 from advisor.decide.dating import check_started, knowledge_month
+from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation
 from advisor.model.decision import Inconsistency
 from advisor.model.errors import InputError
-from advisor.model.rulepack import Evidence, Holds, Strict
+from advisor.model.profile import ExistingCode
+from advisor.model.rulepack import Evidence, FrameworkInfo, Holds, Strict
 
 
 class Ratio(Strict):
@@ -86,6 +89,42 @@ class Check(Strict):
         return sorted(out)
 
 
+def release_checks(frameworks: dict[str, FrameworkInfo]) -> tuple[Check, ...]:
+    """For a point-in-time view: one check per framework not yet released, tripped by a
+    profile that names it (the team's experience, existing code). Built from pack.yaml's
+    ``released``, the one record of those months."""
+    codes = {c.value for c in ExistingCode}
+    out = []
+    for fw, info in frameworks.items():
+        name, released = info.name, info.released
+        if released is None:
+            continue
+        parts: list[dict[str, Any]] = [{"field": f"team.experience.{fw}", "ne": "none"}]
+        if fw in codes:
+            parts.append({"field": "existing_code", "contains": fw})
+        when = {"any": parts}
+        out.append(
+            Check.model_construct(
+                id=f"RELEASE-{fw}",
+                title=f"{name} before its first release",
+                when=when,
+                ratio=None,
+                message=f"the profile names {name} (experience or code), first released in "
+                f"{released.month}",
+                basis=None,
+                evidence=[],
+                holds=Holds(
+                    until=released.month,
+                    basis=f"{name}'s first public release, from pack.yaml",
+                    source=released.source,
+                ),
+                examples=CheckExamples.model_construct(trip=[], ok=[]),
+                condition=parse_condition(when),
+            )
+        )
+    return tuple(out)
+
+
 def tripped(checks: tuple[Check, ...], context: dict[str, Any]) -> list[Check]:
     return [c for c in checks if c.trips(context)]
 
@@ -105,11 +144,19 @@ def inconsistencies(checks: tuple[Check, ...], context: dict[str, Any]) -> list[
             id=c.id,
             title=c.title,
             message=c.message,
-            fields=[f for f in c.fields() if f in context],
+            fields=_involved(c, context),
             until=c.holds.until if c.holds else None,
         )
         for c in tripped(checks, context)
     ]
+
+
+def _involved(check: Check, context: dict[str, Any]) -> list[str]:
+    """The said answers the check trips on: those without which it would not trip (all
+    said ones it reads, when no single one is needed, e.g. two 'any' branches hold)."""
+    said = [f for f in check.fields() if f in context]
+    needed = [f for f in said if not check.trips({k: v for k, v in context.items() if k != f})]
+    return needed or said
 
 
 def load_pack_checks(directories: list[Path], today: str) -> tuple[Check, ...]:
@@ -131,9 +178,9 @@ def load_checks(
     """Load consistency.yaml (none when the pack has no such file), running its examples;
     ``today`` (YYYY-MM, default the knowledge's month): no check may start after it;
     ``taken``: ids other packs already define (id -> file)."""
-    if not path.is_file():
+    if path_kind(path) == "missing" and not os.path.lexists(path):
         return ()
-    doc = load_yaml_file(path)
+    doc = load_yaml_file(path)  # the bounded reader refuses all but a regular file
     if not isinstance(doc.data, dict) or set(doc.data) != {"checks"}:
         raise InputError("top level must be a mapping with a single key 'checks'", path=str(path))
     items = doc.data["checks"]

@@ -252,10 +252,16 @@ def _recommendation(
     )
     tie_note = None
     if tie and runner_up:
+        tied = [
+            r
+            for r in ranking
+            if not r.vetoed and round(ev.raw[r.framework], 9) == round(ev.raw[first.framework], 9)
+        ]
+        names = ", ".join(r.name for r in tied[:-1]) + f" and {tied[-1].name}"
+        counts = " vs ".join(str(r.supporting_rules) for r in tied)
         tie_note = (
-            f"{first.name} and {runner_up.name} scored the same; the tie was broken by the number "
-            f"of supporting rules ({first.supporting_rules} vs {runner_up.supporting_rules}), "
-            "then alphabetically."
+            f"{names} scored the same; the tie was broken by the number of supporting rules "
+            f"({counts}), then alphabetically."
         )
     win_p = sensitivity.win_probability.get(first.framework) if sensitivity else None
     level = confidence(

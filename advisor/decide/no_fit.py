@@ -29,13 +29,13 @@ def explain_no_fit(
     base = SaidContext(profile, facts)
     best: dict[str, tuple[float, str, Any, Any]] = {}
     ruled_out = 0
-    already = tripped_ids(ruleset.checks, base.context)
+    already = tripped_ids(ruleset.checks, base.assumed(base.context))
     for path, old, new, _kind, cost in candidate_changes(base, ruleset):
         if path.startswith("priorities."):
             continue  # priorities move scores, never vetoes
         context, priorities = base.changed(path, new)
         result = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
-        if contradicts(ruleset.checks, already, context):
+        if contradicts(ruleset.checks, already, base.assumed(context)):
             # not a change anyone can make: it contradicts other answers
             ruled_out += any(not result.vetoes[fw] for fw in FRAMEWORKS)
             continue

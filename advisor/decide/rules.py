@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from advisor.decide.conditions import Condition, ConditionError, parse_condition
-from advisor.decide.consistency import Check, load_pack_checks
+from advisor.decide.consistency import Check, load_pack_checks, release_checks
 from advisor.decide.context import example_context
 from advisor.decide.dating import (
     check_priors_started,
@@ -162,7 +162,8 @@ class RuleSet:
             meta=meta,
             rules=[r for r in self.all_rules if r.holds is None or r.holds.covers(month)],
             routes=self.all_routes.at(month, set(unavailable)) if self.all_routes else None,
-            checks=tuple(c for c in self.all_checks if c.holds is None or c.holds.covers(month)),
+            checks=tuple(c for c in self.all_checks if c.holds is None or c.holds.covers(month))
+            + release_checks({fw: meta.frameworks[fw] for fw in unavailable}),
             unavailable=unavailable,
         )
 

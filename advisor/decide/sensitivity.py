@@ -3,9 +3,10 @@
 1. The smallest single change that flips the winner: every other value of every
    answer (enums, booleans, one item added to or removed from a list, numbers at the
    thresholds the rules compare them with) and every other level of every priority.
-   A priority step costs its distance; any other answer costs 1; at equal cost,
-   reconsidering an answer given comes before taking on a new one. Changing an answer
-   the profile did not give means saying it. Changes are of three kinds: a priority,
+   A priority step costs its distance; changing or dropping an answer given costs 1;
+   taking on something new (an item added to a list: a target, a device, hardware; or
+   an answer the profile did not give) costs 2, since it adds a requirement rather than
+   reconsidering one. Changes are of three kinds: a priority,
    a plan (what the project will do), or the situation (what is already so: the team,
    the existing code, the stack in production; marked in the Profile model). The
    smallest flip and the flip per framework are changes the project can decide (a
@@ -13,6 +14,8 @@
    rests on. A change that would make the answers contradict each other (a
    consistency check the profile does not trip already, e.g. a microcontroller target
    for a 70B model) is not a change anyone can make: it is counted but not offered.
+   Checks read the changed profile with its unsaid answers at their defaults, as the
+   report assumes them (an Edge TPU added to a profile whose targets default to servers).
 2. Win probabilities, seeded Monte-Carlo: each sample perturbs the priorities with
    Gaussian noise (sd 1 level, clipped to 0-5) and, half the time, the answers a user is
    least sure of: one said answer is dropped, or one judgement answer (experience,
@@ -55,6 +58,8 @@ EFFECT_SD = 1.5  # soft points: the rules' integer effects are judgements, not m
 SKIP_PREFIXES = ("project.",)
 # Judgement answers: a user may well have put the neighbouring value.
 SITUATION = situation_paths()
+RECONSIDER = 1.0  # changing or dropping an answer given
+TAKE_ON = 2.0  # a new requirement: an added target, device or library, an unsaid answer
 JUDGEMENTS = (
     "purpose",
     "determinism",
@@ -116,6 +121,11 @@ class SaidContext:
         self.full = build_context(profile, None)
         self.priorities = profile.priorities.model_dump()
 
+    def assumed(self, context: dict[str, Any]) -> dict[str, Any]:
+        """``context`` with every answer it does not say at its default: a single change
+        keeps everything else as it stands, the defaults the report assumes included."""
+        return {**self.full, **context}
+
     def changed(self, path: str, new: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         """(context, priorities) with one answer said as ``new`` (None: dropped)."""
         context = dict(self.context)
@@ -152,10 +162,11 @@ def candidate_changes(
             old = []
         elif not said:
             for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
-                out.append((path, None, new, kind, 1.0))  # saying an unsaid answer
+                out.append((path, None, new, kind, TAKE_ON))  # saying an unsaid answer
             continue
         for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
-            out.append((path, old, new, kind, 1.0))
+            adds = isinstance(new, list) and len(new) > len(old)
+            out.append((path, old, new, kind, TAKE_ON if adds else RECONSIDER))
     return out
 
 
@@ -202,11 +213,11 @@ def find_flips(base: SaidContext, ruleset: RuleSet, winner: str) -> tuple[list[F
     flips: list[Flip] = []
     candidates = candidate_changes(base, ruleset)
     ruled_out = 0
-    already = tripped_ids(ruleset.checks, base.context)
+    already = tripped_ids(ruleset.checks, base.assumed(base.context))
     for path, old, new, kind, cost in candidates:
         context, priorities = base.changed(path, new)
         new_winner = evaluate(ruleset, context, criterion_weights(ruleset, priorities)).winner
-        if new_winner != winner and contradicts(ruleset.checks, already, context):
+        if new_winner != winner and contradicts(ruleset.checks, already, base.assumed(context)):
             ruled_out += 1
         elif new_winner != winner:
             flips.append(
@@ -218,19 +229,11 @@ def find_flips(base: SaidContext, ruleset: RuleSet, winner: str) -> tuple[list[F
                     description=_describe(path, old, new),
                     cost=cost,
                     new_winner=new_winner,
+                    takes_on=kind != "priority" and cost == TAKE_ON,
                 )
             )
-    flips.sort(key=lambda f: (f.cost, f.kind == "priority", _takes_on(f), _distance(f), f.path))
+    flips.sort(key=lambda f: (f.cost, f.kind == "priority", _distance(f), f.path))
     return flips, len(candidates), ruled_out
-
-
-def _takes_on(flip: Flip) -> bool:
-    """True for a change that says something new (an unsaid answer, an added list item)
-    rather than reconsidering an answer given."""
-    old, new = flip.from_value, flip.to_value
-    if old is None:
-        return True
-    return isinstance(old, list) and isinstance(new, list) and len(new) > len(old)
 
 
 def _distance(flip: Flip) -> float:

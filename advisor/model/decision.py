@@ -67,6 +67,7 @@ class Flip(BaseModel):
     description: str
     cost: float
     new_winner: str
+    takes_on: bool = False  # a new requirement (added item, unsaid answer), not a change
 
 
 class Sensitivity(BaseModel):

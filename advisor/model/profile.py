@@ -307,7 +307,6 @@ class Profile(Section):
     migrating_away: bool = Field(
         False,
         description="The team has decided to move off the framework of its existing code.",
-        json_schema_extra=situation("a decision already taken"),
     )
     priorities: Priorities = Field(default_factory=Priorities, description="What matters most.")
     determinism: Determinism = Field(

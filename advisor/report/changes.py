@@ -82,6 +82,7 @@ def changes(decision: Decision) -> dict[str, Any]:
             "new_winner": name(smallest.new_winner),
             "cost": smallest.cost,
             "kind": smallest.kind,
+            "takes_on": smallest.takes_on,
         }
         if smallest
         else None,
@@ -94,11 +95,20 @@ def changes(decision: Decision) -> dict[str, Any]:
         "method": sens.method,
         "candidates_tried": sens.candidates_tried,
         "ruled_out": sens.ruled_out,
-        "ruled_out_text": _ruled_out(sens.ruled_out, shown=smallest is not None),
+        "ruled_out_text": _ruled_out(sens.ruled_out, _clash(decision), shown=smallest is not None),
+        "clash": _clash(decision),
     }
 
 
-def _ruled_out(count: int, *, shown: bool) -> str | None:
+def _clash(decision: Decision) -> str:
+    """Why a change is not offered: what it would do to the answers."""
+    info = decision.ruleset
+    if info.point_in_time and info.as_of:
+        return f"contradict each other or name what did not exist yet in {info.as_of}"
+    return "contradict each other"
+
+
+def _ruled_out(count: int, clash: str, *, shown: bool) -> str | None:
     """The flips not offered because they would make the answers contradict each other."""
     if not count:
         return None
@@ -107,9 +117,9 @@ def _ruled_out(count: int, *, shown: bool) -> str | None:
     if count == 1:
         return (
             f"One {other}single change would {also}flip the verdict but is not offered: it "
-            f"would make the answers contradict each other {where}."
+            f"would make the answers {clash} {where}."
         )
     return (
         f"{count} {other}single changes would {also}flip the verdict but are not offered: "
-        f"each would make the answers contradict each other {where}."
+        f"each would make the answers {clash} {where}."
     )

@@ -41,6 +41,9 @@ HARDWARE_LABELS = {
     "amd_gpu": "AMD GPU",
     "tpu": "TPU",
     "apple_silicon": "Apple silicon",
+    "aws_trainium": "AWS Trainium",
+    "aws_inferentia": "AWS Inferentia",
+    "intel_gaudi": "Intel Gaudi",
 }
 STATUS_TEXT = {
     "ok": "ok",

@@ -141,11 +141,8 @@ def fmt_pct(value: Any) -> str:
         return "0%"
     if p >= 1:
         return "100%"
-    if p < 0.005:
-        return "<1%"
-    if p > 0.995:
-        return ">99%"
-    return f"{p * 100:.0f}%"
+    text = f"{p * 100:.0f}"
+    return {"0": "<1%", "100": ">99%"}.get(text, f"{text}%")
 
 
 def fmt_duration(seconds: Any) -> str:
