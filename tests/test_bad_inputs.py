@@ -160,6 +160,51 @@ def test_bad_rule_pack(cli, tmp_path: Path, name: str) -> None:
     assert not Path("/tmp/advisor-pwned").exists()
 
 
+CHECK_FILES: dict[str, list[str]] = {
+    "bad_id.yaml": [":2:", "check CHECK1: id", "pattern"],
+    "checks_not_list.yaml": [":1:", "'checks' must be a list"],
+    "duplicate_core_id.yaml": [":2:", "check CON001: id", "already defined in"],
+    "escape_and_unknown_key.yaml": [":6:", "check CON901: mesage", "unknown key"],
+    "example_does_not_trip.yaml": [":8:", "examples.trip[0]", "does not trip"],
+    "facts_in_when.yaml": [":4:", "check CON901: when", "not measured facts"],
+    "holds_full_date.yaml": [":7:", "holds.until", "quoted 'YYYY-MM'"],
+    "holds_starts_after_knowledge.yaml": [":7:", "holds.since", "after the knowledge's date"],
+    "malformed.yaml": [":4:", "invalid YAML"],
+    "no_basis_or_evidence.yaml": [":2:", "evidence or a basis"],
+    "not_a_mapping.yaml": [":1:", "single key 'checks'"],
+    "ok_example_trips.yaml": [":9:", "examples.ok[0]", "trips the check"],
+    "python_tag.yaml": [":1:", "not allowed"],
+    "ratio_nan.yaml": [":4:", "ratio.gt", "finite number"],
+    "unknown_field.yaml": [":4:", "check CON901: when", "did you mean 'deployment.targets'"],
+}
+
+
+def test_every_check_corpus_file_has_an_expectation() -> None:
+    assert {p.name for p in (CORPUS / "checks").iterdir()} == set(CHECK_FILES)
+
+
+@pytest.mark.parametrize("name", sorted(CHECK_FILES))
+def test_bad_consistency_file_in_a_user_pack(cli, tmp_path: Path, name: str) -> None:
+    """A user pack's data/consistency.yaml: one line naming file, line and field, exit 2,
+    nothing written, nothing run."""
+    pack = tmp_path / "pack"
+    (pack / "data").mkdir(parents=True)
+    (pack / "mine.yaml").write_text("rules: []\n")
+    shutil.copy(CORPUS / "checks" / name, pack / "data" / "consistency.yaml")
+    expected = ["consistency.yaml", *CHECK_FILES[name]]
+    code, out, err = cli("rules", "check", str(pack))
+    assert_clean_failure(code, out, err, "consistency.yaml", expected)
+    profile = tmp_path / "p.yaml"
+    profile.write_text("purpose: research\n")
+    report = tmp_path / "r.md"
+    code, out, err = cli(
+        "recommend", str(profile), "--probes", "none", "--rules", str(pack), "-o", str(report)
+    )
+    assert_clean_failure(code, out, err, "consistency.yaml", expected)
+    assert not report.exists()
+    assert not Path("/tmp/advisor-pwned").exists()
+
+
 def test_user_rule_cannot_reuse_a_bundled_id(cli, tmp_path: Path) -> None:
     code, out, _ = cli("rules", "list")
     core_id = out.split()[0]

@@ -182,7 +182,8 @@ def load_checks(
         return ()
     doc = load_yaml_file(path)  # the bounded reader refuses all but a regular file
     if not isinstance(doc.data, dict) or set(doc.data) != {"checks"}:
-        raise InputError("top level must be a mapping with a single key 'checks'", path=str(path))
+        message = "top level must be a mapping with a single key 'checks'"
+        raise InputError(message, path=str(path), line=1)
     items = doc.data["checks"]
     if not isinstance(items, list):
         raise InputError("'checks' must be a list", path=str(path), line=doc.line_of(("checks",)))
