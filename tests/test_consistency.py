@@ -303,15 +303,29 @@ def test_a_point_in_time_report_says_why_a_change_is_held_back() -> None:
     assert "did not exist yet" not in today
 
 
-@pytest.mark.parametrize("kind", ["fifo", "device", "dangling", "directory"])
+@pytest.mark.parametrize(
+    "kind", ["fifo", "device", "dangling", "directory", "data_fifo", "data_file", "data_dangling"]
+)
 def test_a_user_packs_irregular_consistency_file_is_refused_not_skipped(
     tmp_path: Path, kind: str
 ) -> None:
     import os
 
     pack = tmp_path / "userpack"
-    (pack / "data").mkdir(parents=True)
+    pack.mkdir()
     (pack / "mine.yaml").write_text("rules: []\n")
+    if kind.startswith("data_"):  # the pack's data entry itself is not a directory
+        data = pack / "data"
+        if kind == "data_fifo":
+            os.mkfifo(data)
+        elif kind == "data_file":
+            data.write_text("checks: []\n")
+        else:
+            data.symlink_to(tmp_path / "nowhere")
+        with pytest.raises(InputError, match="'data' entry must be a directory"):
+            load_ruleset([pack])
+        return
+    (pack / "data").mkdir()
     target = pack / "data" / "consistency.yaml"
     if kind == "fifo":
         os.mkfifo(target)
@@ -324,3 +338,44 @@ def test_a_user_packs_irregular_consistency_file_is_refused_not_skipped(
     with pytest.raises(InputError) as info:
         load_ruleset([pack])
     assert "consistency.yaml" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_default_that_trips_a_check_does_not_excuse_a_said_contradiction() -> None:
+    """8 MB on an edge device with the default 100M parameters trips the memory check only
+    through a default; a 10B model said on top of it is still a contradiction."""
+    profile = Profile.model_validate(
+        {
+            "deployment": {"targets": ["edge"], "device_memory_mb": 8},
+            "team": {"experience": {"tensorflow": "expert"}},
+        }
+    )
+    d = decide(profile, Facts(), PACK)
+    assert d.inconsistencies == []
+    sens = d.sensitivity
+    assert sens is not None and sens.ruled_out > 0
+    offered = [sens.smallest_flip, sens.decidable_flip, *sens.flips_by_framework.values()]
+    big = [f for f in offered if f and f.path == "model.parameters" and f.to_value >= 1e9]
+    assert big == []
+
+
+def test_adding_to_a_list_not_given_adds_to_its_default() -> None:
+    from advisor.decide.sensitivity import SaidContext, candidate_changes
+
+    base = SaidContext(Profile(), Facts())
+    changes = {
+        (repr(old), repr(new))
+        for path, old, new, _, _ in candidate_changes(base, PACK)
+        if path == "hardware.training"
+    }
+    assert (repr(["nvidia_gpu"]), repr(["nvidia_gpu", "tpu"])) in changes  # added to it
+    assert (repr(None), repr(["tpu"])) in changes  # or said instead of it
+    assert not any(old == repr([]) for old, _ in changes)
+
+
+def test_a_view_of_a_view_does_not_repeat_the_release_checks() -> None:
+    import dataclasses as dc
+
+    bare = dc.replace(PACK, checks=(), all_checks=None)
+    twice = bare.at("2016-06").at("2016-06")
+    ids = [c.id for c in twice.checks]
+    assert sorted(ids) == ["RELEASE-jax", "RELEASE-pytorch"]

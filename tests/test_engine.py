@@ -254,13 +254,13 @@ def test_flips_of_the_situation_are_listed_apart(pack) -> None:
     sens = d.sensitivity
     assert sens is not None
     situation = sens.situation_flips["tensorflow"]
-    assert situation is not None and situation.kind == "situation"
+    assert situation is not None and situation.category == "situation"
     assert situation.path == "existing_code"
-    planned = sens.flips_by_framework["tensorflow"]
-    assert planned is not None and planned.kind == "plan"
+    planned = sens.decidable_by_framework["tensorflow"]
+    assert planned is not None and planned.category == "plan" and planned.kind == "answer"
     # reconsidering the answer given (purpose) comes before taking on a new target
-    assert sens.smallest_flip is not None and sens.smallest_flip.path == "purpose"
-    assert all(f is None or f.kind != "situation" for f in sens.flips_by_framework.values())
+    assert sens.decidable_flip is not None and sens.decidable_flip.path == "purpose"
+    assert all(f is None or f.category != "situation" for f in sens.decidable_by_framework.values())
 
 
 def test_rule_prefix_must_match_criterion(pack) -> None:

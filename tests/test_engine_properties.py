@@ -117,9 +117,15 @@ def test_sensitivity_is_deterministic_and_a_distribution(profile: Profile) -> No
     flip = first.sensitivity.smallest_flip
     if flip is not None:
         assert flip.new_winner != first.recommendation.framework
-        assert flip.kind in ("priority", "plan")
+        assert flip.kind in ("priority", "answer")
+    decidable = first.sensitivity.decidable_flip
+    if decidable is not None:
+        assert decidable.category in ("priority", "plan") and flip is not None
+        assert flip.cost <= decidable.cost
     for fw, situation in first.sensitivity.situation_flips.items():
-        assert situation is None or (situation.kind == "situation" and situation.new_winner == fw)
+        assert situation is None or (
+            situation.category == "situation" and situation.new_winner == fw
+        )
 
 
 with_microcontroller = _strategy(Profile).map(

@@ -146,10 +146,11 @@ def test_a_flip_of_the_situation_reads_as_a_condition() -> None:
     from advisor.model.decision import Flip
     from advisor.report.changes import flip_text
 
-    def flip(path: str, old: object, new: object, kind: str = "situation") -> Flip:
+    def flip(path: str, old: object, new: object, category: str = "situation") -> Flip:
         return Flip(
             path=path,
-            kind=kind,
+            kind="answer",
+            category=category,
             from_value=old,
             to_value=new,
             description="",

@@ -12,6 +12,7 @@ did not exist yet.
 
 from __future__ import annotations
 
+import calendar
 import os
 from pathlib import Path
 from typing import Any
@@ -100,17 +101,20 @@ def release_checks(frameworks: dict[str, FrameworkInfo]) -> tuple[Check, ...]:
         if released is None:
             continue
         parts: list[dict[str, Any]] = [{"field": f"team.experience.{fw}", "ne": "none"}]
+        what = "experience"
         if fw in codes:
             parts.append({"field": "existing_code", "contains": fw})
+            what = "experience or code"
         when = {"any": parts}
+        year, month = released.month.split("-")
+        first = f"{calendar.month_name[int(month)]} {year}"
         out.append(
             Check.model_construct(
                 id=f"RELEASE-{fw}",
                 title=f"{name} before its first release",
                 when=when,
                 ratio=None,
-                message=f"the profile names {name} (experience or code), first released in "
-                f"{released.month}",
+                message=f"the profile names {name} ({what}), first released in {first}",
                 basis=None,
                 evidence=[],
                 holds=Holds(
@@ -165,7 +169,10 @@ def load_pack_checks(directories: list[Path], today: str) -> tuple[Check, ...]:
     out: list[Check] = []
     taken: dict[str, str] = {}
     for directory in directories:
-        path = directory / "data" / "consistency.yaml"
+        data = directory / "data"
+        if path_kind(directory) == "dir" and os.path.lexists(data) and path_kind(data) != "dir":
+            raise InputError("a rule pack's 'data' entry must be a directory", path=str(data))
+        path = data / "consistency.yaml"
         for check in load_checks(path, today, taken):
             taken[check.id] = str(path)
             out.append(check)

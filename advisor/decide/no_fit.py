@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.decide.consistency import contradicts, tripped_ids
 from advisor.decide.rules import RuleSet
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import FitChange, NoFit
@@ -29,13 +28,12 @@ def explain_no_fit(
     base = SaidContext(profile, facts)
     best: dict[str, tuple[float, str, Any, Any]] = {}
     ruled_out = 0
-    already = tripped_ids(ruleset.checks, base.assumed(base.context))
     for path, old, new, _kind, cost in candidate_changes(base, ruleset):
         if path.startswith("priorities."):
             continue  # priorities move scores, never vetoes
         context, priorities = base.changed(path, new)
         result = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
-        if contradicts(ruleset.checks, already, base.assumed(context)):
+        if base.clashes(ruleset.checks, context):
             # not a change anyone can make: it contradicts other answers
             ruled_out += any(not result.vetoes[fw] for fw in FRAMEWORKS)
             continue

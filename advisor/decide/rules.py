@@ -130,7 +130,7 @@ class RuleSet:
     full_meta: PackMeta | None = None
     unavailable: dict[str, str] = field(default_factory=dict)  # framework -> not yet released
     checks: tuple[Check, ...] = ()  # answers that cannot all be true (consistency.yaml)
-    all_checks: tuple[Check, ...] = ()  # the checks of every month, dated
+    all_checks: tuple[Check, ...] | None = None  # the checks of every month (None: checks)
     month: str | None = None  # the view's month (YYYY-MM); None: built by hand, undated
 
     def __post_init__(self) -> None:
@@ -138,7 +138,8 @@ class RuleSet:
         self.all_rules = list(self.all_rules or self.rules)
         self.all_routes = self.all_routes or self.routes
         self.full_meta = self.full_meta or self.meta
-        self.all_checks = self.all_checks or self.checks
+        if self.all_checks is None:
+            self.all_checks = self.checks
 
     def criterion(self, cid: str) -> CriterionInfo:
         return next(c for c in self.meta.criteria if c.id == cid)
@@ -162,7 +163,7 @@ class RuleSet:
             meta=meta,
             rules=[r for r in self.all_rules if r.holds is None or r.holds.covers(month)],
             routes=self.all_routes.at(month, set(unavailable)) if self.all_routes else None,
-            checks=tuple(c for c in self.all_checks if c.holds is None or c.holds.covers(month))
+            checks=tuple(c for c in self.all_checks or () if not c.holds or c.holds.covers(month))
             + release_checks({fw: meta.frameworks[fw] for fw in unavailable}),
             unavailable=unavailable,
         )

@@ -3,19 +3,24 @@
 1. The smallest single change that flips the winner: every other value of every
    answer (enums, booleans, one item added to or removed from a list, numbers at the
    thresholds the rules compare them with) and every other level of every priority.
-   A priority step costs its distance; changing or dropping an answer given costs 1;
-   taking on something new (an item added to a list: a target, a device, hardware; or
-   an answer the profile did not give) costs 2, since it adds a requirement rather than
-   reconsidering one. Changes are of three kinds: a priority,
-   a plan (what the project will do), or the situation (what is already so: the team,
-   the existing code, the stack in production; marked in the Profile model). The
-   smallest flip and the flip per framework are changes the project can decide (a
-   priority or a plan); flips of the situation are listed apart, as what the verdict
-   rests on. A change that would make the answers contradict each other (a
-   consistency check the profile does not trip already, e.g. a microcontroller target
-   for a 70B model) is not a change anyone can make: it is counted but not offered.
-   Checks read the changed profile with its unsaid answers at their defaults, as the
-   report assumes them (an Edge TPU added to a profile whose targets default to servers).
+   A priority step costs its distance; changing an answer given (or removing an item
+   from a list it gave) costs 1; taking on something new (an item added to a list: a
+   target, a device, hardware; or an answer the profile did not give, a list it did not
+   give being the default the report assumes, added to or said instead) costs 2, since
+   it adds a requirement rather than reconsidering one. At equal cost a changed answer
+   comes first, then a priority, then something new. Changes are of three categories: a
+   priority, a plan (what the project will do), or the situation (what is already so:
+   the team, the existing code, the stack in production; marked in the Profile model).
+   ``smallest_flip`` and ``flips_by_framework`` range over all of them;
+   ``decidable_flip`` and ``decidable_by_framework`` over the changes a project can
+   decide (a priority or a plan), which the report leads with; ``situation_flips`` lists
+   the situation's apart, as what the verdict rests on. A change that would make the
+   answers contradict each other (a consistency check the profile does not trip
+   already, e.g. a microcontroller target for a 70B model) is not a change anyone can
+   make: it is counted but not offered. Checks read the changed profile twice, as said
+   and with its unsaid answers at their defaults as the report assumes them (an Edge
+   TPU added to a profile whose targets default to servers); a new trip in either
+   reading rules the change out.
 2. Win probabilities, seeded Monte-Carlo: each sample perturbs the priorities with
    Gaussian noise (sd 1 level, clipped to 0-5) and, half the time, the answers a user is
    least sure of: one said answer is dropped, or one judgement answer (experience,
@@ -33,7 +38,7 @@ from enum import Enum
 from typing import Any
 
 from advisor.decide.conditions import PROFILE_PATHS, build_context
-from advisor.decide.consistency import contradicts, tripped_ids
+from advisor.decide.consistency import Check, contradicts, tripped_ids
 from advisor.decide.measured import machine_context
 from advisor.decide.rules import RuleSet
 from advisor.decide.scoring import (
@@ -84,14 +89,16 @@ def analyse(
 ) -> Sensitivity:
     base = SaidContext(profile, facts)
     flips, tried, ruled_out = find_flips(base, ruleset, current.winner)
-    decidable = [f for f in flips if f.kind != "situation"]
-    situational = [f for f in flips if f.kind == "situation"]
+    decidable = [f for f in flips if f.category != "situation"]
+    situational = [f for f in flips if f.category == "situation"]
     others = [fw for fw in FRAMEWORKS if fw != current.winner]
     variants = answer_variants(base, ruleset, _protected(ruleset, current))
     win = win_probabilities(ruleset, current, variants, base.priorities, seed=seed)
     return Sensitivity(
-        smallest_flip=decidable[0] if decidable else None,
-        flips_by_framework=_cheapest(decidable, others),
+        smallest_flip=flips[0] if flips else None,
+        flips_by_framework=_cheapest(flips, others),
+        decidable_flip=decidable[0] if decidable else None,
+        decidable_by_framework=_cheapest(decidable, others),
         situation_flips=_cheapest(situational, others),
         candidates_tried=tried,
         ruled_out=ruled_out,
@@ -120,11 +127,23 @@ class SaidContext:
         self.context = build_context(profile, facts, self.said)
         self.full = build_context(profile, None)
         self.priorities = profile.priorities.model_dump()
+        self._already: tuple[frozenset[str], frozenset[str]] | None = None
 
     def assumed(self, context: dict[str, Any]) -> dict[str, Any]:
         """``context`` with every answer it does not say at its default: a single change
         keeps everything else as it stands, the defaults the report assumes included."""
         return {**self.full, **context}
+
+    def clashes(self, checks: tuple[Check, ...], context: dict[str, Any]) -> bool:
+        """Whether the changed ``context`` trips a check the profile does not trip already,
+        read either as said or with its unsaid answers at their defaults."""
+        if self._already is None:
+            assumed = tripped_ids(checks, self.assumed(self.context))
+            self._already = (tripped_ids(checks, self.context), assumed)
+        said, assumed = self._already
+        return contradicts(checks, said, context) or contradicts(
+            checks, assumed, self.assumed(context)
+        )
 
     def changed(self, path: str, new: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         """(context, priorities) with one answer said as ``new`` (None: dropped)."""
@@ -157,16 +176,22 @@ def candidate_changes(
                 if level != old:
                     out.append((path, old, level, "priority", float(abs(level - old))))
             continue
-        kind = "situation" if path in SITUATION else "plan"
+        category = "situation" if path in SITUATION else "plan"
         if not said and isinstance(old, list):
-            old = []
-        elif not said:
+            # the list the report assumes: add to it, or say a list of one instead of it
+            for new in _alternatives(annotation, old, set(), said):
+                if len(new) > len(old):
+                    out.append((path, old, new, category, TAKE_ON))
+                    if old:
+                        out.append((path, None, new[-1:], category, TAKE_ON))
+            continue
+        if not said:
             for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
-                out.append((path, None, new, kind, TAKE_ON))  # saying an unsaid answer
+                out.append((path, None, new, category, TAKE_ON))  # saying an unsaid answer
             continue
         for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
             adds = isinstance(new, list) and len(new) > len(old)
-            out.append((path, old, new, kind, TAKE_ON if adds else RECONSIDER))
+            out.append((path, old, new, category, TAKE_ON if adds else RECONSIDER))
     return out
 
 
@@ -213,26 +238,27 @@ def find_flips(base: SaidContext, ruleset: RuleSet, winner: str) -> tuple[list[F
     flips: list[Flip] = []
     candidates = candidate_changes(base, ruleset)
     ruled_out = 0
-    already = tripped_ids(ruleset.checks, base.assumed(base.context))
-    for path, old, new, kind, cost in candidates:
+    for path, old, new, category, cost in candidates:
         context, priorities = base.changed(path, new)
         new_winner = evaluate(ruleset, context, criterion_weights(ruleset, priorities)).winner
-        if new_winner != winner and contradicts(ruleset.checks, already, base.assumed(context)):
+        if new_winner != winner and base.clashes(ruleset.checks, context):
             ruled_out += 1
         elif new_winner != winner:
             flips.append(
                 Flip(
                     path=path,
-                    kind=kind,
+                    kind="priority" if category == "priority" else "answer",
+                    category=category,
                     from_value=old,
                     to_value=new,
                     description=_describe(path, old, new),
                     cost=cost,
                     new_winner=new_winner,
-                    takes_on=kind != "priority" and cost == TAKE_ON,
+                    takes_on=category != "priority" and cost == TAKE_ON,
                 )
             )
-    flips.sort(key=lambda f: (f.cost, f.kind == "priority", _distance(f), f.path))
+    # at equal cost: a changed answer, then a priority, then something new
+    flips.sort(key=lambda f: (f.cost, f.takes_on, f.kind == "priority", _distance(f), f.path))
     return flips, len(candidates), ruled_out
 
 
@@ -258,6 +284,8 @@ def _describe(path: str, old: Any, new: Any) -> str:
 
 
 def _fmt(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_fmt(v) for v in value) + "]"
     if isinstance(value, float) and value >= 1e4:
         return f"{value:.3g}"
     return str(value).lower() if isinstance(value, bool) else str(value)

@@ -61,7 +61,8 @@ class RankEntry(BaseModel):
 
 class Flip(BaseModel):
     path: str
-    kind: str  # "priority", "plan" (what the project will do) or "situation" (what is so)
+    kind: str  # "priority" or "answer"
+    category: str = "plan"  # "priority", "plan" (what the project will do) or "situation"
     from_value: Any
     to_value: Any
     description: str
@@ -72,8 +73,12 @@ class Flip(BaseModel):
 
 class Sensitivity(BaseModel):
     smallest_flip: Flip | None
-    flips_by_framework: dict[str, Flip | None]  # priorities and plans: changes one can decide
-    situation_flips: dict[str, Flip | None] = {}  # if the team, code or stack were different
+    flips_by_framework: dict[str, Flip | None]
+    # the same among the changes a project can decide (priorities and plans) ...
+    decidable_flip: Flip | None = None
+    decidable_by_framework: dict[str, Flip | None] = {}
+    # ... and among changes to what is already so (the team, the code, the stack)
+    situation_flips: dict[str, Flip | None] = {}
     candidates_tried: int
     ruled_out: int = 0  # flips not offered: they would make the answers contradict each other
     win_probability: dict[str, float]

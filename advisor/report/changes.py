@@ -18,7 +18,7 @@ def flip_text(flip: Flip | None) -> str | None:
         field = flip.path.split(".", 1)[-1].replace("_", " ")
         return f"set the priority '{field}' from {flip.from_value} to {flip.to_value}"
     old, new = flip.from_value, flip.to_value
-    if flip.kind == "situation":
+    if flip.category == "situation":
         return _if_it_were(flip.path, old, new)
     if old is None:
         return f"answer {flip.path}: {_answer(new)} (the profile does not say yet)"
@@ -35,14 +35,16 @@ def _if_it_were(path: str, old: Any, new: Any) -> str:
             return f"if {path} included '{added[0]}'"
         removed = [v for v in old if v not in new]
         return f"if {path} did not include '{removed[0]}'"
-    if isinstance(new, list):  # a list the profile did not give
-        return f"if {path} included '{new[0]}'" if new else f"if {path} were empty"
+    if isinstance(new, list):  # a list the profile did not give, said instead of its default
+        return f"if {path} were {_answer(new)} (the profile does not say)"
     if old is None:
         return f"if {path} were {_answer(new)} (the profile does not say)"
     return f"if {path} were {_answer(new)}, not {_answer(old)}"
 
 
 def _answer(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_answer(v) for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -56,7 +58,7 @@ def changes(decision: Decision) -> dict[str, Any]:
     rec = decision.recommendation
     if not sens:
         return {"available": False}
-    smallest = sens.smallest_flip
+    smallest = sens.decidable_flip
     situation = sens.situation_flips
     by_fw = [
         {
@@ -67,7 +69,7 @@ def changes(decision: Decision) -> dict[str, Any]:
             "kind": flip.kind if flip else None,
             "situation_change": flip_text(situation.get(fw)),
         }
-        for fw, flip in sens.flips_by_framework.items()
+        for fw, flip in sens.decidable_by_framework.items()
     ]
     by_fw.sort(key=lambda r: FRAMEWORKS.index(r["framework"]))
     win = sens.win_probability
