@@ -367,8 +367,9 @@ def test_adding_to_a_list_not_given_adds_to_its_default() -> None:
         for path, old, new, _, _ in candidate_changes(base, PACK)
         if path == "hardware.training"
     }
-    assert (repr(["nvidia_gpu"]), repr(["nvidia_gpu", "tpu"])) in changes  # added to it
-    assert (repr(None), repr(["tpu"])) in changes  # or said instead of it
+    # saying the list: the assumed default plus an item, or the item instead of it
+    assert (repr(None), repr(["nvidia_gpu", "tpu"])) in changes
+    assert (repr(None), repr(["tpu"])) in changes
     assert not any(old == repr([]) for old, _ in changes)
 
 

@@ -176,3 +176,25 @@ def test_every_hardware_answer_has_a_label() -> None:
     from advisor.report.labels import HARDWARE_LABELS
 
     assert set(HARDWARE_LABELS) == {h.value for h in Hardware}
+
+
+def test_a_list_not_given_is_offered_whole() -> None:
+    """Adding to a list the profile does not give means saying the list: the report
+    names it whole, default included, so the change can be followed as written."""
+    from advisor.model.decision import Flip
+    from advisor.report.changes import flip_text
+
+    flip = Flip(
+        path="deployment.targets",
+        kind="answer",
+        category="plan",
+        from_value=None,
+        to_value=["server", "edge"],
+        description="",
+        cost=2.0,
+        new_winner="pytorch",
+        takes_on=True,
+    )
+    assert flip_text(flip) == (
+        "answer deployment.targets: [server, edge] (the profile does not say yet)"
+    )

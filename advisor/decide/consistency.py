@@ -29,7 +29,7 @@ from advisor.decide.context import example_context
 from advisor.decide.dating import check_started, knowledge_month
 from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
-from advisor.io.validation import input_error_from_validation
+from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.decision import Inconsistency
 from advisor.model.errors import InputError
 from advisor.model.profile import ExistingCode
@@ -127,6 +127,9 @@ def release_checks(frameworks: dict[str, FrameworkInfo]) -> tuple[Check, ...]:
             )
         )
     return tuple(out)
+
+
+register_model(Check)
 
 
 def tripped(checks: tuple[Check, ...], context: dict[str, Any]) -> list[Check]:

@@ -178,10 +178,11 @@ def candidate_changes(
             continue
         category = "situation" if path in SITUATION else "plan"
         if not said and isinstance(old, list):
-            # the list the report assumes: add to it, or say a list of one instead of it
+            # saying the list: the one the report assumes plus an item, or that item alone
+            # (from None: the profile does not say it, and saying it is what changes)
             for new in _alternatives(annotation, old, set(), said):
                 if len(new) > len(old):
-                    out.append((path, old, new, category, TAKE_ON))
+                    out.append((path, None, new, category, TAKE_ON))
                     if old:
                         out.append((path, None, new[-1:], category, TAKE_ON))
             continue

@@ -64,7 +64,7 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
     try:
         node = loader.get_single_node()
         if node is None:
-            raise InputError("the file is empty", path=name)
+            raise InputError("the file is empty", path=name, line=1)
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, name, text) from None

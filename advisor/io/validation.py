@@ -26,7 +26,8 @@ def input_error_from_validation(
 ) -> InputError:
     """The first validation error as an InputError (others are summarised by count)."""
     errors = exc.errors(include_url=False)
-    first = errors[0]
+    # an unknown key first: a misspelt key also explains the "missing" one it meant
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
     loc = tuple(part for part in first["loc"] if not _is_union_tag(part))
     dotted = ".".join(str(p) for p in loc)
     message = _message(first, exc.title, loc)
