@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -95,7 +94,11 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
         for problem in problems:
             click.echo(f"advisor: error: {one_line(problem)}", err=True)
         sys.exit(2)
-    checks = _own_checks(ruleset, extra)
+    checks = [
+        c
+        for c in ruleset.all_checks or ()
+        if not path or ruleset.check_sources.get(c.id, "").startswith(str(Path(path)))
+    ]
     examples = sum(len(r.examples.fire) + len(r.examples.ok) for r in checked)
     examples += sum(len(c.examples.trip) + len(c.examples.ok) for c in checks)
     ended = sum(1 for r in checked if r.holds and r.holds.until)
@@ -113,13 +116,3 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
         f"{len(stale)} evidence entries last checked more than {stale_days} days before {day}"
     )
     sys.exit(1 if stale else 0)
-
-
-def _own_checks(ruleset: Any, extra: list[Path]) -> list[Any]:
-    """The consistency checks of the pack checked: the bundled pack's, or only the given
-    pack's own (data/consistency.yaml, already loaded and its examples run)."""
-    if not extra:
-        return list(ruleset.all_checks or ())
-    from advisor.decide.consistency import load_checks
-
-    return list(load_checks(extra[0] / "data" / "consistency.yaml")) if extra[0].is_dir() else []

@@ -31,7 +31,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
 from advisor.model.facts import Facts
 from advisor.model.field_guards import check_list, short_repr
-from advisor.model.profile import Profile, parse_count
+from advisor.model.profile import SITUATION, Profile, parse_count
 
 COMPARISONS = ("eq", "ne", "lt", "lte", "gt", "gte")
 MEMBERSHIP = ("in", "not_in")
@@ -83,6 +83,22 @@ def leaf_paths(model: type[BaseModel] = Profile, prefix: str = "") -> dict[str, 
         else:
             out[path] = annotation
     return out
+
+
+def situation_paths(model: type[BaseModel] = Profile, prefix: str = "") -> frozenset[str]:
+    """Dotted paths of the answers about what is already so (``SITUATION`` metadata in the
+    Profile model; a section marked as a situation marks every answer in it)."""
+    out: set[str] = set()
+    for name, info in model.model_fields.items():
+        path = f"{prefix}{name}"
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        annotation = _unwrap_optional(info.annotation)
+        nested = isinstance(annotation, type) and issubclass(annotation, BaseModel)
+        if SITUATION in extra:
+            out |= set(leaf_paths(annotation, path + ".")) if nested else {path}
+        elif nested:
+            out |= situation_paths(annotation, path + ".")
+    return frozenset(out)
 
 
 PROFILE_PATHS = leaf_paths(Profile)

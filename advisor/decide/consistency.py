@@ -166,9 +166,12 @@ def _involved(check: Check, context: dict[str, Any]) -> list[str]:
     return needed or said
 
 
-def load_pack_checks(directories: list[Path], today: str) -> tuple[Check, ...]:
+def load_pack_checks(
+    directories: list[Path], today: str
+) -> tuple[tuple[Check, ...], dict[str, str]]:
     """The checks of every pack (each directory's ``data/consistency.yaml``, the core's
-    first); an id defined by two packs is refused, naming the second file and line."""
+    first) and the file of each (id -> path); an id defined by two packs is refused,
+    naming the second file and line."""
     out: list[Check] = []
     taken: dict[str, str] = {}
     for directory in directories:
@@ -179,7 +182,7 @@ def load_pack_checks(directories: list[Path], today: str) -> tuple[Check, ...]:
         for check in load_checks(path, today, taken):
             taken[check.id] = str(path)
             out.append(check)
-    return tuple(out)
+    return tuple(out), taken
 
 
 def load_checks(

@@ -131,6 +131,7 @@ class RuleSet:
     unavailable: dict[str, str] = field(default_factory=dict)  # framework -> not yet released
     checks: tuple[Check, ...] = ()  # answers that cannot all be true (consistency.yaml)
     all_checks: tuple[Check, ...] | None = None  # the checks of every month (None: checks)
+    check_sources: dict[str, str] = field(default_factory=dict)  # check id -> file
     month: str | None = None  # the view's month (YYYY-MM); None: built by hand, undated
 
     def __post_init__(self) -> None:
@@ -350,8 +351,9 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
                 )
             sources[rule.id] = str(path)
             rules.append(rule)
-    checks = load_pack_checks([core, *(extra_dirs or [])], today)
+    checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today)
     full = RuleSet(meta, rules, sources, conditions, routes, checks=checks)
+    full.check_sources = check_files
     return full.at(today)
 
 

@@ -37,7 +37,7 @@ import typing
 from enum import Enum
 from typing import Any
 
-from advisor.decide.conditions import PROFILE_PATHS, build_context
+from advisor.decide.conditions import PROFILE_PATHS, build_context, situation_paths
 from advisor.decide.consistency import Check, contradicts, tripped_ids
 from advisor.decide.measured import machine_context
 from advisor.decide.rules import RuleSet
@@ -53,7 +53,7 @@ from advisor.decide.scoring import (
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Flip, Sensitivity
 from advisor.model.facts import Facts
-from advisor.model.profile import Profile, situation_paths
+from advisor.model.profile import Profile
 from advisor.model.said import said_paths
 
 SAMPLES = 2000

@@ -313,30 +313,3 @@ class Profile(Section):
         Determinism.none, description="Whether bit-for-bit reproducible training is needed."
     )
     workload: Workload = Field(default_factory=Workload, description="Hints for the probes.")
-
-
-def situation_paths(model: type[BaseModel] = Profile, prefix: str = "") -> frozenset[str]:
-    """Dotted paths of the answers about what is already so (a section marked as a
-    situation marks every answer in it)."""
-    out: set[str] = set()
-    for name, info in model.model_fields.items():
-        path = f"{prefix}{name}"
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        annotation = info.annotation
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            nested = _leaves(annotation, path + ".") if SITUATION in extra else set()
-            out |= nested or situation_paths(annotation, path + ".")
-        elif SITUATION in extra:
-            out.add(path)
-    return frozenset(out)
-
-
-def _leaves(model: Any, prefix: str) -> set[str]:
-    out: set[str] = set()
-    for name, info in model.model_fields.items():
-        annotation = info.annotation
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            out |= _leaves(annotation, f"{prefix}{name}.")
-        else:
-            out.add(f"{prefix}{name}")
-    return out
