@@ -131,6 +131,9 @@ def run_pipeline(
     scored = decide(profile, measured, ruleset)
     sensitivity = analyse(scored, ruleset, seed=seed)
     decision: Decision = explain(scored, ruleset, sensitivity)
+    if as_of is not None:
+        info = decision.ruleset.model_copy(update={"asked": True})
+        decision = decision.model_copy(update={"ruleset": info})
     data = report_data(
         decision,
         profile,

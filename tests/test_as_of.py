@@ -297,6 +297,23 @@ def test_recommend_as_of_answers_with_that_months_knowledge(cli, tmp_path: Path)
     assert "point-in-time view: 2017-06" in out and "A point-in-time answer" in out
 
 
+def test_as_of_the_knowledges_own_month_says_it_is_todays_answer(cli, tmp_path: Path) -> None:
+    profile = tmp_path / "p.yaml"
+    profile.write_text(PHONE_AND_SERVER)
+    month = knowledge_month()
+    code, out, err = cli("recommend", str(profile), "--as-of", month, "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["ruleset"]["asked"] and not data["ruleset"]["point_in_time"]
+    code, out, _ = cli("recommend", str(profile), "--as-of", month)
+    assert f"--as-of {month} is the knowledge's own month, so this is today's answer" in out
+    assert "point-in-time" not in out
+    code, out, _ = cli("recommend", str(profile))
+    assert code == 0 and "own month" not in out
+    code, out, _ = cli("recommend", str(profile), "--format", "json")
+    assert not json.loads(out)["ruleset"]["asked"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

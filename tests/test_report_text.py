@@ -198,3 +198,37 @@ def test_a_list_not_given_is_offered_whole() -> None:
     assert flip_text(flip) == (
         "answer deployment.targets: [server, edge] (the profile does not say yet)"
     )
+
+
+def test_the_answers_a_flip_names_are_explained_from_the_model() -> None:
+    """Section 7 says what each answer it names means, in the model's own words, once
+    each and in the order named; a priority is already named in words."""
+    from advisor.model.decision import Flip
+    from advisor.model.profile import Profile
+    from advisor.report.changes import field_meanings
+
+    def flip(path: str, kind: str = "answer") -> Flip:
+        return Flip(
+            path=path,
+            kind=kind,
+            category="priority" if kind == "priority" else "plan",
+            from_value=None,
+            to_value=True,
+            description="",
+            cost=1.0,
+            new_winner="jax",
+        )
+
+    meanings = field_meanings(
+        [
+            flip("workload.compiled_training_loop"),
+            None,
+            flip("priorities.raw_performance", "priority"),
+            flip("existing_code"),
+            flip("workload.compiled_training_loop"),
+        ]
+    )
+    assert [m["path"] for m in meanings] == ["workload.compiled_training_loop", "existing_code"]
+    workload = Profile.model_fields["workload"].annotation
+    assert meanings[0]["meaning"] == workload.model_fields["compiled_training_loop"].description  # type: ignore[union-attr]
+    assert meanings[1]["meaning"] == Profile.model_fields["existing_code"].description

@@ -140,6 +140,7 @@ class RulesetInfo(BaseModel):
     rule_count: int
     as_of: str | None = None  # the month (YYYY-MM) whose knowledge answered
     point_in_time: bool = False  # True: an earlier month's knowledge (--as-of), not today's
+    asked: bool = False  # True: the month was asked for (--as-of), even today's own
 
 
 class Inconsistency(BaseModel):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.fields import FieldInfo
 
 from advisor.frameworks import per_framework_model
 from advisor.model.choices import (  # noqa: F401  (re-exported: the profile's vocabulary)
@@ -313,3 +314,14 @@ class Profile(Section):
         Determinism.none, description="Whether bit-for-bit reproducible training is needed."
     )
     workload: Workload = Field(default_factory=Workload, description="Hints for the probes.")
+
+
+def model_field(path: str) -> tuple[type[BaseModel], FieldInfo]:
+    """The model that declares a dotted profile path, and that field's info."""
+    model: type[BaseModel] = Profile
+    *parents, leaf = path.split(".")
+    for part in parents:
+        annotation = model.model_fields[part].annotation
+        assert isinstance(annotation, type) and issubclass(annotation, BaseModel)
+        model = annotation
+    return model, model.model_fields[leaf]

@@ -14,7 +14,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from advisor.decide.conditions import (
@@ -24,7 +24,7 @@ from advisor.decide.conditions import (
     parse_condition,
     set_path,
 )
-from advisor.model.profile import Profile
+from advisor.model.profile import Profile, model_field
 
 QUESTIONS_FILE = Path(__file__).resolve().with_name("questions.yaml")
 
@@ -50,17 +50,6 @@ def _nest(path: str, value: Any) -> dict[str, Any]:
     for part in reversed(path.split(".")):
         out = {part: out}
     return out
-
-
-def model_field(path: str) -> tuple[type[BaseModel], FieldInfo]:
-    """The model that declares a dotted profile path, and that field's info."""
-    model: type[BaseModel] = Profile
-    *parents, leaf = path.split(".")
-    for part in parents:
-        annotation = model.model_fields[part].annotation
-        assert isinstance(annotation, type) and issubclass(annotation, BaseModel)
-        model = annotation
-    return model, model.model_fields[leaf]
 
 
 def validate_value(path: str, value: Any) -> Any:

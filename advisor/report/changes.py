@@ -6,6 +6,7 @@ from typing import Any
 
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Decision, Flip
+from advisor.model.profile import model_field
 from advisor.report.labels import name
 from advisor.report.text import fmt_num
 
@@ -40,6 +41,16 @@ def _if_it_were(path: str, old: Any, new: Any) -> str:
     if old is None:
         return f"if {path} were {_answer(new)} (the profile does not say)"
     return f"if {path} were {_answer(new)}, not {_answer(old)}"
+
+
+def field_meanings(flips: list[Flip | None]) -> list[dict[str, str]]:
+    """What each answer named by the shown flips means, from the Profile model's help text,
+    in the order the flips name them (priorities are named in words already)."""
+    seen: dict[str, str] = {}
+    for flip in flips:
+        if flip and flip.kind != "priority" and flip.path not in seen:
+            seen[flip.path] = model_field(flip.path)[1].description or ""
+    return [{"path": path, "meaning": meaning} for path, meaning in seen.items() if meaning]
 
 
 def _answer(value: Any) -> str:
@@ -90,6 +101,9 @@ def changes(decision: Decision) -> dict[str, Any]:
         else None,
         "by_framework": by_fw,
         "any_situation": any(situation.values()),
+        "fields": field_meanings(
+            [smallest, *sens.decidable_by_framework.values(), *situation.values()]
+        ),
         "win": wins,
         "win_recommended": win.get(rec.framework) if rec.framework else None,
         "samples": sens.samples,
