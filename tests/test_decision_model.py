@@ -233,6 +233,43 @@ def test_the_win_probability_perturbs_uncertain_answers_too() -> None:
     assert 0 < max(d.sensitivity.win_probability.values()) < 1
 
 
+def test_high_confidence_needs_a_decisive_fact_behind_the_verdict() -> None:
+    """Soft preferences alone, however many agree, give at most medium; the cap says why."""
+    from advisor.decide.scoring import confidence
+    from advisor.model.rulepack import DecisionModel
+
+    model = DecisionModel()
+    sure = {"margin": 20.0, "win_p": 1.0, "tie": False, "all_vetoed": False, "thin": False}
+    assert confidence(model, **sure, conflict=False, backed=True) == ("high", None)
+    level, why = confidence(model, **sure, conflict=False, backed=False)
+    assert level == "medium" and why and "soft preferences" in why
+    lenient = model.model_copy(update={"high_needs_decisive": False})
+    assert confidence(lenient, **sure, conflict=False, backed=False) == ("high", None)
+    # a lower level is never raised, and needs no reason
+    assert confidence(model, **{**sure, "win_p": 0.7}, conflict=False, backed=False) == (
+        "medium",
+        None,
+    )
+
+
+def test_a_soft_verdict_is_medium_and_a_decisive_one_can_be_high() -> None:
+    soft = {
+        "purpose": "research",
+        "team": {"experience": {"pytorch": "expert"}, "new_to_deep_learning": True},
+        "ecosystem": {"huggingface": True, "pretrained_models": True},
+        "priorities": {"prototyping_speed": 5, "ecosystem_breadth": 5},
+    }
+    d = decide(Profile.model_validate(soft), None, PACK)
+    rec = d.recommendation
+    winner = next(r for r in d.ranking if r.framework == rec.framework)
+    assert winner.decisive == 0 and rec.margin is not None and rec.margin >= 8
+    assert rec.confidence == "medium" and rec.confidence_capped
+    firm = {"deployment": {"targets": ["microcontroller"], "device_memory_mb": 0.25}}
+    d = decide(Profile.model_validate(firm), None, PACK)
+    assert d.recommendation.framework == "tensorflow"
+    assert d.recommendation.confidence == "high" and d.recommendation.confidence_capped is None
+
+
 # --------------------------------------------------------------------------- bad input
 
 

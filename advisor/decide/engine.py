@@ -264,7 +264,7 @@ def _recommendation(
             f"({counts}), then alphabetically."
         )
     win_p = sensitivity.win_probability.get(first.framework) if sensitivity else None
-    level = confidence(
+    level, capped = confidence(
         ruleset.meta.decision,
         margin=margin,
         win_p=win_p,
@@ -273,6 +273,7 @@ def _recommendation(
         thin=thin,
         conflict=conflict,
         inconsistent=inconsistent,
+        backed=first.decisive > 0 or (second is not None and second.vetoed),
     )
     info = ruleset.meta.frameworks[first.framework]
     stack = [
@@ -299,6 +300,7 @@ def _recommendation(
         runner_up=runner_up.framework if runner_up else None,
         margin=margin,
         confidence=level,
+        confidence_capped=capped,
         tie_broken=tie,
         tie_note=tie_note,
         all_vetoed=all_vetoed,

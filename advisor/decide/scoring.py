@@ -161,13 +161,17 @@ def confidence(
     thin: bool,
     conflict: bool,
     inconsistent: bool = False,
-) -> str:
-    """high / medium / low from the win probability, the margin and the profile's depth.
+    backed: bool = True,
+) -> tuple[str, str | None]:
+    """high / medium / low from the win probability, the margin and the profile's depth,
+    and, when something capped a "high" at medium, why (else None).
 
-    Decisive facts that pull different ways (``conflict``) or answers that contradict
-    each other (``inconsistent``, rules/data/consistency.yaml) cap it at medium."""
+    Decisive facts that pull different ways (``conflict``), answers that contradict
+    each other (``inconsistent``, rules/data/consistency.yaml), or, when the model's
+    ``high_needs_decisive`` is set, a verdict that no decisive fact or veto backs
+    (``backed`` false: soft preferences alone) cap it at medium."""
     if tie or all_vetoed or thin:
-        return "low"
+        return "low", None
     if win_p is None:
         level = "high" if margin >= 15 else "medium" if margin >= model.high_margin else "low"
     elif win_p >= model.high_win_probability and margin >= model.high_margin:
@@ -176,6 +180,12 @@ def confidence(
         level = "medium"
     else:
         level = "low"
-    if (conflict or inconsistent) and level == "high":
-        return "medium"
-    return level
+    if level != "high":
+        return level, None
+    if conflict:
+        return "medium", "decisive facts favour different frameworks"
+    if inconsistent:
+        return "medium", "some answers contradict each other"
+    if model.high_needs_decisive and not backed:
+        return "medium", "no decisive fact backs the verdict, only soft preferences"
+    return level, None

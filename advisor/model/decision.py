@@ -96,6 +96,7 @@ class Recommendation(BaseModel):
     runner_up: str | None
     margin: float | None
     confidence: str
+    confidence_capped: str | None = None  # why a "high" was capped at medium, else None
     tie_broken: bool
     tie_note: str | None
     all_vetoed: bool

@@ -229,6 +229,7 @@ class DecisionModel(Strict):
     high_win_probability: float = Field(0.9, ge=0, le=1)
     high_margin: float = Field(8.0, ge=0)
     medium_win_probability: float = Field(0.65, ge=0, le=1)
+    high_needs_decisive: bool = True  # 'high' only with a decisive fact (or a veto) behind it
 
     @model_validator(mode="after")
     def _lexicographic(self) -> DecisionModel:

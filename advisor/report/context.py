@@ -64,6 +64,9 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
         "training_hardware": ", ".join(
             HARDWARE_LABELS.get(h.value, h.value) for h in inp.profile.hardware.training
         ),
-        "show_hedge": bool(rec.hedge) and rec.confidence in ("low", "medium"),
+        # the hedge is for a contested verdict, not for one only capped below high
+        "show_hedge": bool(rec.hedge)
+        and rec.confidence in ("low", "medium")
+        and not rec.confidence_capped,
         "basis": basis(inp.decision),
     }

@@ -64,12 +64,13 @@ def verdict(decision: Decision) -> str:
             f", winning in {fmt_pct(win)} of {samples} random perturbations of your "
             "priorities and answers"
         )
+    capped = f"; not high because {rec.confidence_capped}" if rec.confidence_capped else ""
     if rec.all_vetoed:
         return _no_fit_sentence(decision.no_fit)
     if rec.runner_up is None:
         return (
             f"Build on {rec.name}: it is the only framework that meets every hard constraint "
-            f"(score {fmt_num(rec.score)} of 100; confidence: {rec.confidence}{odds})."
+            f"(score {fmt_num(rec.score)} of 100; confidence: {rec.confidence}{odds}{capped})."
         )
     if rec.tie_broken:
         return (
@@ -80,7 +81,7 @@ def verdict(decision: Decision) -> str:
     return (
         f"Build on {rec.name}: it scores {fmt_num(rec.score)} of 100, "
         f"{rec.margin:.1f} points ahead of {name(rec.runner_up)} "
-        f"(confidence: {rec.confidence}{odds})."
+        f"(confidence: {rec.confidence}{odds}{capped})."
     )
 
 
