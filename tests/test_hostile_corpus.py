@@ -125,6 +125,12 @@ def _alias_chain() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _string_bomb(key: str = "purpose", token: str = "") -> str:
+    """A 1 MB string aliased 20 times in a list aliased 20 times: 400 MB of text."""
+    inner = '&L [&x "' + token + "A" * 2**20 + '"' + ", *x" * 19 + "]"
+    return f"{key}: [" + inner + ", *L" * 19 + "]\n"
+
+
 def _long_digits_stray() -> str:
     return 'model:\n  parameters: "' + "1" * 60_000 + '!"\n'
 
@@ -136,7 +142,28 @@ GENERATED: dict[str, tuple[Callable[[], str], list[str]]] = {
     "list_10000_domains.yaml": (_list_10k, ["domains", "too many items (10000, limit 64)"]),
     "alias_chain_10e12.yaml": (_alias_chain, ["too many nodes"]),
     "digits_60k_stray.yaml": (_long_digits_stray, [":2:", "model.parameters", "…"]),
+    "alias_string_bomb.yaml": (_string_bomb, [":1:", "too much text"]),
 }
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [
+        ("bomb.yaml", _string_bomb("junk", "{release:tensorflow} ") + "rules: []\n"),
+        ("data/consistency.yaml", _string_bomb("checks")),
+    ],
+)
+def test_an_aliased_string_bomb_in_a_rule_pack_is_refused(
+    tmp_path: Path, where: str, text: str
+) -> None:
+    """Aliases to one long string cost the whole string each time (the guard counts text)."""
+    file = tmp_path / "pack" / where
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(text, encoding="utf-8")
+    name = Path(where).name
+    args = ["recommend", "--example", "r2-low-power-devices", "--probes", "none", "--rules", "pack"]
+    _check_untouched(tmp_path, args, name, [":1:", "too much text"])
+    assert_refused(run("rules", "check", "pack", cwd=tmp_path), name, ":1:", "too much text")
 
 
 def test_every_hostile_file_has_an_expectation() -> None:

@@ -1,7 +1,8 @@
 """Refuse hostile YAML shapes from the event stream, before any node is built.
 
 Counts every node the document would have once its aliases are expanded (an alias to
-an anchored collection costs the whole collection, including the aliases inside it),
+an anchored collection costs the whole collection, including the aliases inside it), and
+the text it would hold (an alias to a long string costs the whole string each time),
 refuses a list or mapping of more than ``MAX_ENTRIES`` entries, an alias to an anchor
 that is still open (``&a [*a]``: a recursive structure
 that nothing downstream can walk), nesting deeper than ``MAX_DEPTH``, and plain
@@ -20,6 +21,7 @@ from advisor.model.errors import InputError
 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
+MAX_TEXT = 5_000_000  # characters of scalar text once aliases are expanded: a file's own limit
 MAX_ENTRIES = 10_000  # items of one list or keys of one mapping
 MAX_NUMBER_CHARS = 100  # a plain scalar that looks numeric and is longer than this is refused
 
@@ -30,9 +32,11 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
     """Walk the events of ``text``; an InputError for a hostile shape (yaml errors pass through)."""
     depth = 0
     nodes = 0
-    anchors: dict[str, int] = {}
+    chars = 0
+    anchors: dict[str, tuple[int, int]] = {}  # anchor -> (expanded nodes, expanded text)
     open_anchors: set[str] = set()
-    stack: list[list[Any]] = []  # [anchor, expanded size, nodes in it, nodes per entry]
+    # [anchor, expanded size, nodes in it, nodes per entry, expanded text]
+    stack: list[list[Any]] = []
     for event in yaml.parse(text, Loader=loader):
         line = event.start_mark.line + 1 if event.start_mark else None
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -46,16 +50,17 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
                 anchors.pop(event.anchor, None)  # a redefined anchor is not usable until closed
             _count_entry(stack, name, line)
             per_entry = 2 if isinstance(event, yaml.MappingStartEvent) else 1
-            stack.append([event.anchor, 1, 0, per_entry])
-            size = 1
+            stack.append([event.anchor, 1, 0, per_entry, 0])
+            size, text = 1, 0
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
-            anchor, total = stack.pop()[:2]
+            anchor, total, _, _, total_text = stack.pop()
             if anchor:
                 open_anchors.discard(anchor)
-                anchors[anchor] = total
+                anchors[anchor] = (total, total_text)
             if stack:
                 stack[-1][1] += total
+                stack[-1][4] += total_text
             continue
         elif isinstance(event, yaml.AliasEvent):
             if event.anchor in open_anchors:
@@ -64,21 +69,30 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
                     path=name,
                     line=line,
                 )
-            size = anchors.get(event.anchor, 1)
+            size, text = anchors.get(event.anchor, (1, 0))
             _count_entry(stack, name, line)
             if stack:
                 stack[-1][1] += size
+                stack[-1][4] += text
         elif isinstance(event, yaml.ScalarEvent):
             _check_scalar(event, name, line)
             _count_entry(stack, name, line)
-            size = 1
+            size, text = 1, len(event.value)
             if event.anchor:
-                anchors[event.anchor] = 1
+                anchors[event.anchor] = (1, text)
             if stack:
                 stack[-1][1] += 1
+                stack[-1][4] += text
         else:
             continue
         nodes += size
+        chars += text
+        if chars > MAX_TEXT:
+            raise InputError(
+                f"YAML expands to too much text (over {MAX_TEXT:,} characters; alias bomb?)",
+                path=name,
+                line=line,
+            )
         if nodes > MAX_NODES:
             raise InputError(
                 f"YAML expands to too many nodes (over {MAX_NODES}; alias bomb?)",
