@@ -300,3 +300,51 @@ def test_force_never_lets_the_report_replace_its_own_profile(tmp_path: Path, out
     )
     assert_refused(result, "is also an input", "mine.yaml")
     assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "output", "fragment"),
+    [
+        # a file inside a user rule pack, existing or not, and its data/ folder
+        (["--rules", "pack"], "pack/extra.yaml", "inside a folder the advisor reads"),
+        (["--rules", "pack"], "pack/data/consistency.yaml", "inside a folder the advisor reads"),
+        (["--rules", "pack"], "pack/new.md", "inside a folder the advisor reads"),
+        # the advisor's own data, which every run reads
+        ([], "{rules}/scale.yaml", "inside a folder the advisor reads"),
+        ([], "{examples}/student-starter.yaml", "inside a folder the advisor reads"),
+        ([], "{templates}/report.md.j2", "inside a folder the advisor reads"),
+    ],
+)
+def test_force_never_lets_the_report_replace_a_file_the_advisor_reads(
+    tmp_path: Path, args: list[str], output: str, fragment: str
+) -> None:
+    from advisor.resources import data_dir
+
+    pack = tmp_path / "pack"
+    (pack / "data").mkdir(parents=True)
+    (pack / "extra.yaml").write_text("rules: []\n")
+    (pack / "data" / "consistency.yaml").write_text("checks: []\n")
+    (tmp_path / "mine.yaml").write_text("purpose: research\n")
+    target = output.format(**{n: data_dir(n) for n in ("rules", "examples", "templates")})
+    watched = [tmp_path, data_dir("rules"), data_dir("examples"), data_dir("templates")]
+    before = [snapshot(folder) for folder in watched]
+    cmd = ["recommend", "mine.yaml", "--probes", "none", *args, "-o", target, "--force"]
+    assert_refused(run(*cmd, cwd=tmp_path), fragment)
+    assert [snapshot(folder) for folder in watched] == before
+
+
+@pytest.mark.parametrize("which", ["--from", "--questions"])
+def test_force_never_lets_ask_replace_its_own_input(tmp_path: Path, which: str) -> None:
+    from advisor.questionnaire.spec import QUESTIONS_FILE
+
+    source = tmp_path / "input.yaml"
+    if which == "--from":
+        source.write_text("purpose: research\n")
+    else:
+        source.write_bytes(QUESTIONS_FILE.read_bytes())
+    before = snapshot(tmp_path)
+    result = run(
+        "ask", "--defaults", which, "input.yaml", "-o", "input.yaml", "--force", cwd=tmp_path
+    )
+    assert_refused(result, "is also an input", "input.yaml")
+    assert snapshot(tmp_path) == before

@@ -47,7 +47,8 @@ def ask(
     from advisor.io.profiles import load_profile
     from advisor.questionnaire import load_questions, run_questionnaire
 
-    check_destination(output, force=force)  # before any question is asked
+    # before any question is asked; never over its own inputs
+    check_destination(output, force=force, inputs=(from_path, questions_path))
     if questions_path is not None:
         questions_path = str(input_paths([questions_path], "--questions")[0])
     questions = load_questions(questions_path) if questions_path is not None else None

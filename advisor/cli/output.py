@@ -16,25 +16,60 @@ from advisor.model.terminal_text import inert
 def check_destination(
     path: str | None, *, force: bool = False, inputs: Sequence[str | None] = ()
 ) -> None:
-    """Refuse a bad ``-o`` (or a closed stdout) before any work is done; ``--force`` never
-    lets the output replace one of the command's own input files."""
+    """Refuse a bad ``-o`` (or a closed stdout) before any work is done. The output may
+    never replace a file the command reads, with or without ``--force``: one of its input
+    files, or anything in one of its input folders (a rule pack: its rule files, pack.yaml,
+    data/) or in the advisor's own data (bundled rules, templates, examples, questions)."""
     if path is None or path == "-":
         check_stdout()
         return
     check_output(path, force=force)
-    for source in inputs:
+    for source in [*inputs, *_own_data()]:
         if source and _same_file(path, source):
             raise InputError(
                 f"is also an input ({inert(source)}): the output would replace it; "
                 "choose another -o path",
                 path=path,
             )
+        if source and _inside(path, source):
+            raise InputError(
+                f"is inside a folder the advisor reads ({inert(source)}): the output would "
+                "replace or add to its input; choose another -o path",
+                path=path,
+            )
+
+
+def _own_data() -> list[str]:
+    """The advisor's bundled data, which every command reads."""
+    from advisor.resources import data_dir
+
+    folders = []
+    for name in ("rules", "templates", "examples"):
+        try:
+            folders.append(str(data_dir(name)))
+        except FileNotFoundError:
+            continue
+    from advisor.questionnaire.spec import QUESTIONS_FILE
+
+    return [*folders, str(QUESTIONS_FILE)]
+
+
+def _inside(path: str, folder: str) -> bool:
+    """True if ``path`` would be written inside the directory ``folder`` (links resolved)."""
+    try:
+        if not os.path.isdir(folder):
+            return False
+        root = os.path.realpath(folder)
+        target = os.path.realpath(os.path.dirname(os.path.abspath(path)) or ".")
+    except (OSError, ValueError):
+        return False
+    return target == root or target.startswith(root + os.sep)
 
 
 def _same_file(a: str, b: str) -> bool:
     try:
         return os.path.samefile(a, b)
-    except OSError:  # either does not exist (yet): not the same file
+    except (OSError, ValueError):  # either does not exist (yet): not the same file
         return False
 
 
