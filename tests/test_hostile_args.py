@@ -114,6 +114,28 @@ def test_full_stdout_is_exit_2(tmp_path: Path) -> None:
     assert_refused(result, "cannot write to standard output", "No space left")
 
 
+EVERY_STDOUT_WRITER = [
+    ["rules", "list"],
+    ["rules", "show", "SCL001"],
+    ["examples"],
+    ["schema"],
+    ["--version"],
+    ["--help"],
+    ["rules", "--help"],
+    ["recommend", "--help"],
+]
+
+
+@pytest.mark.parametrize("args", EVERY_STDOUT_WRITER, ids=" ".join)
+def test_every_command_refuses_a_closed_or_full_stdout(tmp_path: Path, args: list[str]) -> None:
+    """Not only recommend: whatever writes to stdout, >&- and >/dev/full are one line,
+    exit 2, never a traceback and never a silent 0."""
+    assert_refused(run(*args, cwd=tmp_path, stdout=None, close=(1,)), "standard output is closed")
+    with open("/dev/full", "w") as full:
+        result = run(*args, cwd=tmp_path, stdout=full)
+    assert_refused(result, "cannot write to standard output", "No space left")
+
+
 def test_closed_stdout_with_output_file_still_works(tmp_path: Path) -> None:
     result = run(*RECOMMEND, "-o", "r.md", cwd=tmp_path, stdout=None, close=(1,))
     assert result.code == 0, result.err

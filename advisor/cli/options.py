@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 import click
 
-from advisor.cli.std_streams import fill_closed_fds, silence_stdout
+from advisor.cli.std_streams import fill_closed_fds, guard_stdout, silence_stdout
 from advisor.cli.stop_signals import Stopped
 from advisor.cli.stop_signals import install as install_stop_signals
 from advisor.model.errors import InputError
@@ -28,6 +28,7 @@ class AdvisorGroup(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         fill_closed_fds()
+        guard_stdout()
         install_stop_signals()
         standalone = kwargs.pop("standalone_mode", True)
         try:
@@ -89,7 +90,10 @@ def reader_gone() -> NoReturn:
 
 
 def fail(exc: InputError) -> NoReturn:
-    """Print ``exc`` as one line on stderr and exit with its code."""
+    """Print ``exc`` as one line on stderr and exit with its code (a stdout that failed is
+    pointed at /dev/null first, so the flush at exit cannot fail a second time)."""
+    if exc.field == "stdout":
+        silence_stdout(sys.stdout)
     click.echo(f"advisor: error: {exc}", err=True)
     sys.exit(exc.exit_code)
 

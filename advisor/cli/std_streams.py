@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from advisor.io.safe_read import os_reason
 from advisor.model.errors import InputError
@@ -39,14 +41,62 @@ def stdin_is_tty() -> bool:
         return False
 
 
+def _closed_stdout() -> InputError:
+    return InputError(
+        "standard output is closed, so the result would be lost; nothing was done (use -o FILE)",
+        field="stdout",
+    )
+
+
+class GuardedStdout:
+    """sys.stdout for every command: a write to a closed stdout (``>&-``) or one that fails
+    (``>/dev/full``) is an InputError (one line, exit 2), whichever command writes, and
+    help and --version included; a reader that stopped reading stays a BrokenPipeError."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self._guard(lambda stream: stream.write(text))
+
+    def flush(self) -> None:
+        if self.stream is not None:
+            self._guard(lambda stream: stream.flush())
+
+    def _guard(self, action: Callable[[TextIO], Any]) -> Any:
+        if self.stream is None:
+            raise _closed_stdout()
+        try:
+            return action(self.stream)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # silenced by the caller that reports it
+            reason = os_reason(exc) if isinstance(exc, OSError) else str(exc)
+            raise InputError(f"cannot write to standard output: {reason}", field="stdout") from None
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream is not None and self.stream.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def __getattr__(self, name: str) -> Any:  # encoding, fileno, buffer, ...
+        if self.stream is None:
+            raise AttributeError(name)
+        return getattr(self.stream, name)
+
+
+def guard_stdout() -> None:
+    """Put a GuardedStdout in place of sys.stdout (once)."""
+    if not isinstance(sys.stdout, GuardedStdout):
+        sys.stdout = GuardedStdout(sys.stdout)  # type: ignore[assignment]
+
+
 def check_stdout() -> None:
     """Refuse to start work whose only output would go to a closed stdout."""
-    if sys.stdout is None:
-        raise InputError(
-            "standard output is closed, so the result would be lost; nothing was done "
-            "(use -o FILE)",
-            field="stdout",
-        )
+    stream = sys.stdout
+    if stream is None or (isinstance(stream, GuardedStdout) and stream.stream is None):
+        raise _closed_stdout()
 
 
 def write_stdout(text: str) -> None:
