@@ -89,7 +89,7 @@ class GuardedStdout:
 def guard_stdout() -> None:
     """Put a GuardedStdout in place of sys.stdout (once)."""
     if not isinstance(sys.stdout, GuardedStdout):
-        sys.stdout = GuardedStdout(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = GuardedStdout(sys.stdout)
 
 
 def check_stdout() -> None:

@@ -51,7 +51,7 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
             _count_entry(stack, name, line)
             per_entry = 2 if isinstance(event, yaml.MappingStartEvent) else 1
             stack.append([event.anchor, 1, 0, per_entry, 0])
-            size, text = 1, 0
+            size, weight = 1, 0
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
             anchor, total, _, _, total_text = stack.pop()
@@ -69,24 +69,24 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
                     path=name,
                     line=line,
                 )
-            size, text = anchors.get(event.anchor, (1, 0))
+            size, weight = anchors.get(event.anchor, (1, 0))
             _count_entry(stack, name, line)
             if stack:
                 stack[-1][1] += size
-                stack[-1][4] += text
+                stack[-1][4] += weight
         elif isinstance(event, yaml.ScalarEvent):
             _check_scalar(event, name, line)
             _count_entry(stack, name, line)
-            size, text = 1, len(event.value)
+            size, weight = 1, len(event.value)
             if event.anchor:
-                anchors[event.anchor] = (1, text)
+                anchors[event.anchor] = (1, weight)
             if stack:
                 stack[-1][1] += 1
-                stack[-1][4] += text
+                stack[-1][4] += weight
         else:
             continue
         nodes += size
-        chars += text
+        chars += weight
         if chars > MAX_TEXT:
             raise InputError(
                 f"YAML expands to too much text (over {MAX_TEXT:,} characters; alias bomb?)",
