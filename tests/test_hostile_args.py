@@ -7,6 +7,7 @@ before any work (no probe runs, no cache is created).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -370,3 +371,21 @@ def test_force_never_lets_ask_replace_its_own_input(tmp_path: Path, which: str) 
     )
     assert_refused(result, "is also an input", "input.yaml")
     assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "json", "html"])
+def test_a_file_name_that_is_not_utf8_is_written_as_an_escape(tmp_path: Path, fmt: str) -> None:
+    """The profile's name reaches the report as lone surrogates; they come out as visible
+    escapes in valid UTF-8, not as a traceback."""
+    from advisor.resources import data_dir
+
+    name = os.fsdecode(b"p\xff.yaml")
+    (tmp_path / name).write_bytes((data_dir("examples") / f"{EXAMPLE}.yaml").read_bytes())
+    result = run(
+        "recommend", name, "--probes", "none", "--format", fmt, "-o", "r.out", cwd=tmp_path
+    )
+    assert result.code == 0, result.err
+    text = (tmp_path / "r.out").read_bytes().decode("utf-8")  # valid UTF-8
+    assert "p\\udcff.yaml" in text
+    if fmt == "json":
+        json.loads(text)

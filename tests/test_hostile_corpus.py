@@ -72,6 +72,8 @@ QUESTIONS: dict[str, list[str]] = {
     "repeated_default.yaml": [":4:", "(domains).default", "listed twice"],
     "flood_prompt.yaml": [":3:", "(purpose).prompt", "text is too long"],
     "flood_choice.yaml": [":4:", "(purpose).choices", "is too long"],
+    "list_as_field.yaml": [":2:", "questions[1].field", "is not a profile field"],
+    "list_as_choice.yaml": [":4:", "(purpose).choices", "as text"],
 }
 
 SANDBOX = "template blocked by the sandbox"

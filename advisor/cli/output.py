@@ -74,7 +74,12 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def emit(text: str, path: str | None, *, force: bool = False) -> None:
-    """Print ``text`` or write it atomically to ``path`` (kept unless ``force``)."""
+    """Print ``text`` or write it atomically to ``path`` (kept unless ``force``).
+
+    A file name that is not valid UTF-8 reaches the text as lone surrogates (Python's
+    surrogateescape); they are written as visible escapes (``\\udcff``), never as bytes
+    that would make the output invalid UTF-8 or fail to encode."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     if path is None or path == "-":
         write_stdout(text if text.endswith("\n") else text + "\n")
         return

@@ -166,8 +166,8 @@ def _load_question(
     path = raw.get("field")
     if path is None:
         raise fail("every question needs 'field', the profile field it fills")
-    if path not in PROFILE_PATHS:
-        raise fail(_unknown_field(path), "field")
+    if not isinstance(path, str) or path not in PROFILE_PATHS:
+        raise fail(_unknown_field(str(path)), "field")
     label = f"{label} ({path})"
     if any(q.path == path for q in earlier):
         raise fail("this field is already asked by an earlier question", "field")
@@ -245,6 +245,8 @@ def _load_choices(raw: Any, enum: type[Enum], fail: Any) -> tuple[tuple[str, str
     if raw is None:
         return tuple((value, "") for value in values)
     if isinstance(raw, list):
+        if not all(isinstance(item, str) for item in raw):
+            raise fail("'choices' lists values of the field, as text", "choices")
         raw = {item: "" for item in raw}
     if not isinstance(raw, dict):
         raise fail("'choices' maps each value to a short explanation", "choices")
