@@ -222,6 +222,7 @@ ESCAPES = [
     "\x1b]8;;http://evil.example/\x1b\\x\x1b]8;;\x1b\\",
     "\x9b31m",
     "\u202e",
+    "\u061c",
     "\x07",
     "\r",
     "\x00",

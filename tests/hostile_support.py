@@ -29,7 +29,7 @@ TIME_LIMIT = 5.0
 LINE_LIMIT = 1000  # characters of the one error line, whatever the input held
 
 # Raw control characters a terminal could act on (tab and newline are fine).
-RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass

@@ -34,6 +34,7 @@ PROFILES: dict[str, list[str]] = {
     "yaml11_true_batch_size.yaml": [":2:", "workload.batch_size", BOOL],
     "yaml11_off_accelerators.yaml": [":2:", "training.accelerators", BOOL],
     "yaml11_y_parameters.yaml": [":2:", "model.parameters", "expected a number"],
+    "yaml11_base60_accelerators.yaml": [":2:", "training.accelerators", "'1:0'"],
     "nan_parameters.yaml": [":2:", "model.parameters", "finite"],
     "inf_parameters.yaml": [":2:", "model.parameters", "finite"],
     "escape_in_key.yaml": [":1:", "unknown key", "\\x1b]0;pwned\\x07"],

@@ -33,9 +33,10 @@ YAML_HOSTILE = (
 
 
 def test_inert_shows_every_control_as_a_visible_escape() -> None:
-    text = inert(HOSTILE + "\n\t\x00\x7f\u2066\ufeff")
+    text = inert(HOSTILE + "\n\t\x00\x7f\u2066\ufeff\u061c")
     assert not RAW_CONTROL.search(text)
     assert "\\x1b]0;pwned\\x07" in text and "\\x9b" in text and "\\u202e" in text
+    assert "\\u061c" in text  # the Arabic letter mark is a bidi control too
     assert "\\x0a" in text  # one line: newlines too
 
 

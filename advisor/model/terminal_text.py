@@ -17,7 +17,7 @@ LINE_LIMIT = 600  # characters of one message line, whatever it holds
 
 # C0 controls (tab and newline included: one line per message), DEL, C1 controls,
 # bidi controls, zero-width characters, line/paragraph separators and the BOM.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
 
 
 def _visible(match: re.Match[str]) -> str:
@@ -47,7 +47,7 @@ def one_line(text: Any, limit: int = LINE_LIMIT) -> str:
 
 
 _UNSAFE_KEEP_LINES = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
 )
 
 

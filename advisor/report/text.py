@@ -24,7 +24,7 @@ _INLINE_SPECIALS = re.compile(r"([\\`*{}\[\]<#|~&$])")
 _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # Characters that only matter at the start of a line (lists, headings, setext rules).
 _LINE_START = re.compile(r"^(?:[-+=>]|\d{1,9}(?=[.)](?:\s|$)))")
-_ZERO_WIDTH = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_ZERO_WIDTH = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
