@@ -380,3 +380,29 @@ def test_a_view_of_a_view_does_not_repeat_the_release_checks() -> None:
     twice = bare.at("2016-06").at("2016-06")
     ids = [c.id for c in twice.checks]
     assert sorted(ids) == ["RELEASE-jax", "RELEASE-pytorch"]
+
+
+def test_rules_check_names_a_user_checks_own_file_and_line(tmp_path: Path, cli) -> None:
+    """A user pack's check may give evidence without a ref (like its rules); a ref that
+    docs/sources.md does not define is reported at the user's file and line, once."""
+    pack = tmp_path / "userpack"
+    (pack / "data").mkdir(parents=True)
+    (pack / "mine.yaml").write_text("rules: []\n")
+    evidence = (
+        "    evidence:\n"
+        "      - {title: A source, source: Somewhere, year: 2024,\n"
+        "         claim: A claim that is long enough to count.}\n"
+    )
+    own = CHECK.replace("id: CON001", "id: CON901").replace(
+        "    basis: a basis that is long enough\n", evidence
+    )
+    (pack / "data" / "consistency.yaml").write_text(own)
+    code, out, err = cli("rules", "check", str(pack))
+    assert code == 0, err
+    bad = own.replace("claim: A claim", "ref: F-NOT-A-CLAIM, claim: A claim")
+    (pack / "data" / "consistency.yaml").write_text(bad)
+    code, out, err = cli("rules", "check", str(pack))
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].startswith(f"advisor: error: {pack / 'data' / 'consistency.yaml'}:8:")
+    assert "check CON901" in lines[0] and "F-NOT-A-CLAIM is not a claim id" in lines[0]

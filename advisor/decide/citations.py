@@ -82,16 +82,24 @@ class _Lines:
         self.ruleset = ruleset
         self.docs: dict[str, YamlDocument] = {}
 
-    def of(self, rule_id: str, index: int, key: str) -> tuple[str, int | None]:
-        path = self.ruleset.sources.get(rule_id, "?")
+    def of(
+        self, item_id: str, index: int, key: str, section: str = "rules"
+    ) -> tuple[str, int | None]:
+        """File and line of ``evidence[index].key`` of a rule (or, with ``section``
+        "checks", of a consistency check)."""
+        sources = self.ruleset.sources if section == "rules" else self.ruleset.check_sources
+        path = sources.get(item_id, "?")
         if path not in self.docs:
             self.docs[path] = load_yaml_file(path)
         doc = self.docs[path]
-        items = doc.data.get("rules", []) if isinstance(doc.data, dict) else []
-        pos = next((i for i, r in enumerate(items) if r.get("id") == rule_id), None)
+        items = doc.data.get(section, []) if isinstance(doc.data, dict) else []
+        pos = next(
+            (i for i, r in enumerate(items) if isinstance(r, dict) and r.get("id") == item_id),
+            None,
+        )
         if pos is None:
             return path, None
-        return path, doc.line_of(("rules", pos, "evidence", index, key))
+        return path, doc.line_of((section, pos, "evidence", index, key))
 
 
 def citation_problems(
@@ -136,15 +144,21 @@ def citation_problems(
                 problems.append(
                     Problem(path, line, f"rule {rule.id}", f"evidence[{i}].{key}", message)
                 )
-    checks_file = str(core_dir / "data" / "consistency.yaml")
-    for check in ruleset.checks:  # the consistency checks cite their sources the same way
+    core_checks = core_dir / "data" / "consistency.yaml"
+    for check in ruleset.all_checks or ():  # the checks cite their sources the same way
+        if check.id not in ruleset.check_sources:
+            continue  # built from pack.yaml (release checks), not read from a file
+        strict = Path(ruleset.check_sources[check.id]).resolve() == core_checks
         for i, e in enumerate(check.evidence):
+            if e.ref is None and not strict:
+                continue  # a user pack's check needs only what it gives to be valid
             if e.ref is None or (e.ref not in ids and not e.ref.startswith("PKG:")):
                 message = (
                     _undefined(e.ref) if e.ref else "no ref: cite a claim id of docs/sources.md"
                 )
+                path, line = lines.of(check.id, i, "ref", "checks")
                 problems.append(
-                    Problem(checks_file, None, f"check {check.id}", f"evidence[{i}].ref", message)
+                    Problem(path, line, f"check {check.id}", f"evidence[{i}].ref", message)
                 )
     return problems
 
