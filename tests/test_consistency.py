@@ -163,7 +163,9 @@ def test_rules_check_resolves_the_checks_citations() -> None:
     bad = check.model_copy(
         update={"evidence": [check.evidence[0].model_copy(update={"ref": "F-NOPE"})]}
     )
-    problems = [str(p) for p in _problems(dataclasses.replace(PACK, checks=(bad,)))]
+    problems = [
+        str(p) for p in _problems(dataclasses.replace(PACK, checks=(bad,), all_checks=(bad,)))
+    ]
     assert any(f"check {check.id}: evidence[0].ref: F-NOPE" in p for p in problems)
 
 
@@ -397,11 +399,11 @@ def test_rules_check_names_a_user_checks_own_file_and_line(tmp_path: Path, cli) 
         "    basis: a basis that is long enough\n", evidence
     )
     (pack / "data" / "consistency.yaml").write_text(own)
-    code, out, err = cli("rules", "check", str(pack))
+    code, _out, err = cli("rules", "check", str(pack))
     assert code == 0, err
     bad = own.replace("claim: A claim", "ref: F-NOT-A-CLAIM, claim: A claim")
     (pack / "data" / "consistency.yaml").write_text(bad)
-    code, out, err = cli("rules", "check", str(pack))
+    code, _out, err = cli("rules", "check", str(pack))
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1, err
     assert lines[0].startswith(f"advisor: error: {pack / 'data' / 'consistency.yaml'}:8:")
