@@ -102,6 +102,38 @@ def test_rule_pack_folder_with_a_device_inside_is_refused(tmp_path: Path) -> Non
     assert_refused(result, "zero.yaml", "character device")
 
 
+@pytest.mark.parametrize(
+    ("entry", "make", "fragment"),
+    [
+        ("x.yaml", "dir", "is a directory"),
+        ("pack.yaml", "fifo", "has no pack.yaml"),
+        ("pack.yaml", "dir", "has no pack.yaml"),
+        ("pack.yaml", "file", "has no pack.yaml"),
+        ("data/consistency.yml", "fifo", ".yaml, not .yml"),
+    ],
+)
+def test_a_pack_entry_the_advisor_would_not_read_is_refused_not_skipped(
+    tmp_path: Path, entry: str, make: str, fragment: str
+) -> None:
+    pack = tmp_path / "pack"
+    (pack / "data").mkdir(parents=True)
+    (pack / "mine.yaml").write_text("rules: []\n")
+    target = pack / entry
+    if make == "dir":
+        target.mkdir()
+    elif make == "fifo":
+        os.mkfifo(target)
+    else:
+        target.write_text("ruleset: mine\n")
+    before = snapshot(tmp_path)
+    for args in (
+        ["rules", "check", "pack"],
+        ["recommend", "--example", "student-starter", "--probes", "none", "--rules", "pack"],
+    ):
+        assert_refused(run(*args, cwd=tmp_path, timeout=30), entry.split("/")[-1], fragment)
+    assert snapshot(tmp_path) == before
+
+
 def test_the_limit_holds_while_reading_whatever_stat_says(monkeypatch, tmp_path: Path) -> None:
     """A file that grows after fstat (or lies about its size) is cut at the limit."""
     path = tmp_path / "grows.yaml"

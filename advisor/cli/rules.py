@@ -79,10 +79,12 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
         load_source_ids,
         stale_evidence,
     )
-    from advisor.decide.rules import load_ruleset
+    from advisor.decide.rules import core_pack_dir, load_ruleset
 
     day = today.date() if today else dt.date.today()
     extra = input_paths([path], "PATH") if path is not None else []
+    if extra and extra[0].resolve() == core_pack_dir().resolve():
+        path, extra = None, []  # the bundled pack itself: check it as the bundled pack
     ruleset = load_ruleset(extra)
     checked = [
         r

@@ -35,9 +35,9 @@ from advisor.decide.framework_files import (
     merge_routes,
     read_framework_file,
 )
+from advisor.decide.pack_layout import check_user_pack, rule_files
 from advisor.decide.releases import fill_releases, load_snapshot, snapshot_path
 from advisor.decide.routes import RouteTable, load_routes
-from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.errors import InputError
@@ -321,6 +321,8 @@ def core_pack_dir() -> Path:
 def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None) -> RuleSet:
     """Load the core pack plus any extra packs, checking ids are unique across all."""
     core = core or core_pack_dir()
+    for directory in extra_dirs or []:
+        check_user_pack(directory)
     files = [
         (path, load_pack_file(path))
         for directory in [core, *(extra_dirs or [])]
@@ -373,20 +375,6 @@ def _load_routes(path: Path, own: list[FrameworkFile]) -> RouteTable | None:
     table = load_routes(doc)
     check_routes_started(table, doc, own, knowledge_month())
     return merge_routes(table, doc, own)
-
-
-def rule_files(directory: Path) -> list[Path]:
-    """The rule files of a pack: every *.yaml/*.yml except pack.yaml, sorted."""
-    kind = path_kind(directory)
-    if kind == "missing":
-        raise InputError("no such rule pack directory", path=str(directory))
-    if kind != "dir":
-        return [directory]  # a single file: the bounded reader refuses anything irregular
-    return sorted(
-        p
-        for p in directory.iterdir()
-        if p.suffix in (".yaml", ".yml") and p.name != "pack.yaml" and not p.is_dir()
-    )
 
 
 _ID = re.compile(r"^([A-Z]+)([0-9]+)$")

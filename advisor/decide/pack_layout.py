@@ -1,0 +1,45 @@
+"""Which files of a rule pack are read, and what a user pack may not hold.
+
+Every entry that looks like part of a pack is read or refused, never skipped: a directory
+or FIFO named like a rule file reaches the bounded reader, which refuses it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from advisor.io.safe_read import path_kind
+from advisor.model.errors import InputError
+
+
+def rule_files(directory: Path) -> list[Path]:
+    """The rule files of a pack: every *.yaml/*.yml entry except pack.yaml, sorted."""
+    kind = path_kind(directory)
+    if kind == "missing":
+        raise InputError("no such rule pack directory", path=str(directory))
+    if kind != "dir":
+        return [directory]  # a single file: the bounded reader refuses anything irregular
+    return sorted(
+        p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.name != "pack.yaml"
+    )
+
+
+def check_user_pack(directory: Path) -> None:
+    """Refuse what a user pack could hold but the advisor would not read: its own
+    pack.yaml (only the bundled pack's metadata counts) and data/consistency.yml."""
+    if path_kind(directory) != "dir":
+        return
+    meta = directory / "pack.yaml"
+    if os.path.lexists(meta):
+        raise InputError(
+            "a user rule pack has no pack.yaml: only the bundled pack's is read (frameworks, "
+            "criteria, the decision model); move its rules into another file or remove it",
+            path=str(meta),
+        )
+    misnamed = directory / "data" / "consistency.yml"
+    if os.path.lexists(misnamed):
+        raise InputError(
+            "consistency checks are read from data/consistency.yaml (.yaml, not .yml)",
+            path=str(misnamed),
+        )
