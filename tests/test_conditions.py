@@ -104,3 +104,30 @@ def test_nesting_limit() -> None:
         data = {"not": data}
     with pytest.raises(ConditionError, match="deeper"):
         parse_condition(data)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"field": "model.parameters", "gt": 1.79e308},
+        {"field": "model.parameters", "lt": 0},
+        {"field": "priorities.raw_performance", "eq": 6},
+        {"field": "training.accelerators", "in": [1, 2_000_000]},
+    ],
+)
+def test_a_literal_no_profile_can_reach_is_refused(raw: dict) -> None:
+    """A threshold outside the field's own range is a mistake (and would make the
+    sensitivity analysis offer values the profile refuses)."""
+    with pytest.raises(ConditionError, match="outside the range"):
+        parse_condition(raw)
+
+
+def test_the_numbers_tried_for_an_answer_are_few_and_in_range() -> None:
+    from advisor.decide.sensitivity import MAX_NUMBER_TRIES, _alternatives
+
+    many = {1000 + 7 * i for i in range(5000)} | {1e14}
+    tried = _alternatives(float, 2e3, many, True, "model.parameters")
+    assert 0 < len(tried) <= MAX_NUMBER_TRIES
+    assert all(1 <= v <= 1e14 for v in tried)
+    assert min(tried, key=lambda v: abs(v - 2e3)) == tried[0]  # the nearest first
+    assert all(v <= 1e14 for v in _alternatives(float, 5.0, {1e14}, True, "model.parameters"))

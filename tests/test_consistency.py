@@ -408,3 +408,13 @@ def test_rules_check_names_a_user_checks_own_file_and_line(tmp_path: Path, cli) 
     assert code == 2 and len(lines) == 1, err
     assert lines[0].startswith(f"advisor: error: {pack / 'data' / 'consistency.yaml'}:8:")
     assert "check CON901" in lines[0] and "F-NOT-A-CLAIM is not a claim id" in lines[0]
+
+
+@pytest.mark.parametrize("value", ["1e400", ".inf", ".nan"])
+def test_a_ratio_threshold_must_be_finite(tmp_path: Path, value: str) -> None:
+    body = CHECK.replace(
+        WHEN,
+        f"    ratio: {{of: model.parameters, per: deployment.device_memory_mb, gt: {value}}}\n",
+    )
+    with pytest.raises(InputError, match="finite"):
+        load_checks(_write(tmp_path, body))

@@ -52,6 +52,7 @@ RULES: dict[str, list[str]] = {
     "yaml11_on_year.yaml": [":14:", "evidence.0.year", BOOL],
     "yaml11_bool_literal.yaml": [":5:", "rule ECO933: when", "got a boolean"],
     "nan_literal.yaml": [":5:", "rule ECO934: when", "finite"],
+    "out_of_range_literal.yaml": [":5:", "rule ECO944: when", "outside the range", "1e+14"],
     "long_count_literal.yaml": [":5:", "rule ECO935: when", "expected a number"],
     "long_plain_literal.yaml": [":7:", LONG_NUMBER],
     "too_many_literals.yaml": [":5:", "contains_any", "too many items (100, limit 64)"],

@@ -31,7 +31,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
 from advisor.model.facts import Facts
 from advisor.model.field_guards import check_list, short_repr
-from advisor.model.profile import SITUATION, Profile, parse_count
+from advisor.model.profile import SITUATION, Profile, field_bounds, model_field, parse_count
 
 COMPARISONS = ("eq", "ne", "lt", "lte", "gt", "gte")
 MEMBERSHIP = ("in", "not_in")
@@ -129,6 +129,13 @@ def _check_value(info: FieldInfo, value: Any, op: str) -> Any:
             raise ConditionError(f"{op}: {exc}") from None
         if isinstance(value, float) and not math.isfinite(value):
             raise ConditionError(f"{op}: expected a finite number for '{info.path}', got {value}")
+        low, high = (None, None) if info.is_fact else field_bounds(model_field(info.path)[1])
+        if (low is not None and value < low) or (high is not None and value > high):
+            span = " to ".join("any" if b is None else f"{b:g}" for b in (low, high))
+            raise ConditionError(
+                f"{op}: {short_repr(value)} is outside the range of '{info.path}' "
+                f"({span}), so no profile can reach it"
+            )
     try:
         checked = TypeAdapter(info.item).validate_python(value)
     except ValidationError:

@@ -41,7 +41,7 @@ class Ratio(Strict):
 
     of: str
     per: str
-    gt: float = Field(gt=0)
+    gt: float = Field(gt=0, allow_inf_nan=False)
 
     def evaluate(self, context: dict[str, Any]) -> bool | None:
         top, bottom = context.get(self.of), context.get(self.per)

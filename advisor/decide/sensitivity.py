@@ -53,7 +53,7 @@ from advisor.decide.scoring import (
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Flip, Sensitivity
 from advisor.model.facts import Facts
-from advisor.model.profile import Profile
+from advisor.model.profile import Profile, field_bounds, model_field
 from advisor.model.said import said_paths
 
 SAMPLES = 2000
@@ -187,16 +187,18 @@ def candidate_changes(
                         out.append((path, None, new[-1:], category, TAKE_ON))
             continue
         if not said:
-            for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
+            for new in _alternatives(annotation, old, thresholds.get(path, set()), said, path):
                 out.append((path, None, new, category, TAKE_ON))  # saying an unsaid answer
             continue
-        for new in _alternatives(annotation, old, thresholds.get(path, set()), said):
+        for new in _alternatives(annotation, old, thresholds.get(path, set()), said, path):
             adds = isinstance(new, list) and len(new) > len(old)
             out.append((path, old, new, category, TAKE_ON if adds else RECONSIDER))
     return out
 
 
-def _alternatives(annotation: Any, old: Any, literals: set[Any], said: bool) -> list[Any]:
+def _alternatives(
+    annotation: Any, old: Any, literals: set[Any], said: bool, path: str = ""
+) -> list[Any]:
     if typing.get_origin(annotation) is list:
         item = typing.get_args(annotation)[0]
         values = (
@@ -210,6 +212,8 @@ def _alternatives(annotation: Any, old: Any, literals: set[Any], said: bool) -> 
     if annotation is bool:
         return [not old] if said else [True, False]
     if annotation in (int, float):
+        low, high = field_bounds(model_field(path)[1]) if path else (None, None)
+        low = 0 if low is None else low
         out = set()
         for t in literals:
             if not isinstance(t, (int, float)) or isinstance(t, bool):
@@ -217,10 +221,14 @@ def _alternatives(annotation: Any, old: Any, literals: set[Any], said: bool) -> 
             step = 1 if annotation is int else abs(t) * 0.01 or 0.01
             for value in (t - step, t, t + step):
                 value = annotation(value)
-                if (value != old or not said) and value >= 0:
+                if (value != old or not said) and value >= low and (high is None or value <= high):
                     out.add(value)
-        return sorted(out, key=lambda v: (abs(v - old), v))
+        # the nearest values only: a pack with thousands of thresholds costs no more
+        return sorted(out, key=lambda v: (abs(v - old), v))[:MAX_NUMBER_TRIES]
     return []
+
+
+MAX_NUMBER_TRIES = 48  # values tried per numeric answer: 16 thresholds, each with its neighbours
 
 
 def _thresholds(ruleset: RuleSet) -> dict[str, set[Any]]:

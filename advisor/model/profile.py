@@ -325,3 +325,12 @@ def model_field(path: str) -> tuple[type[BaseModel], FieldInfo]:
         assert isinstance(annotation, type) and issubclass(annotation, BaseModel)
         model = annotation
     return model, model.model_fields[leaf]
+
+
+def field_bounds(info: FieldInfo) -> tuple[Any, Any]:
+    """A numeric field's (ge, le) bounds from its metadata (None where unbounded)."""
+    low = high = None
+    for item in info.metadata:
+        low = getattr(item, "ge", low)
+        high = getattr(item, "le", high)
+    return low, high

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from pydantic.fields import FieldInfo
 
 from advisor.decide.conditions import (
     Condition,
@@ -24,7 +23,7 @@ from advisor.decide.conditions import (
     parse_condition,
     set_path,
 )
-from advisor.model.profile import Profile, model_field
+from advisor.model.profile import Profile, field_bounds, model_field  # noqa: F401 (re-exported)
 
 QUESTIONS_FILE = Path(__file__).resolve().with_name("questions.yaml")
 
@@ -87,14 +86,6 @@ def question_kind(annotation: Any) -> tuple[str, type[Enum] | None]:
         return simple[annotation], None
     name = getattr(annotation, "__name__", annotation)
     raise ValueError(f"fields of type {name} cannot be asked")
-
-
-def field_bounds(info: FieldInfo) -> tuple[Any, Any]:
-    low = high = None
-    for item in info.metadata:
-        low = getattr(item, "ge", low)
-        high = getattr(item, "le", high)
-    return low, high
 
 
 def derived_help(path: str) -> str:
