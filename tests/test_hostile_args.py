@@ -389,3 +389,15 @@ def test_a_file_name_that_is_not_utf8_is_written_as_an_escape(tmp_path: Path, fm
     assert "p\\udcff.yaml" in text
     if fmt == "json":
         json.loads(text)
+
+
+def test_a_template_that_does_not_compile_is_refused_before_any_probe_runs(
+    tmp_path: Path,
+) -> None:
+    """--template is compiled (in the jailed child) before any work: no probe, no cache."""
+    (tmp_path / "t.md.j2").write_text("fine\n{{ broken \n")
+    cache = tmp_path / "cache"
+    args = ["recommend", "--example", EXAMPLE, "--probes", "quick", "--template", "t.md.j2"]
+    result = run(*args, cwd=tmp_path, env={"ADVISOR_CACHE_DIR": str(cache)})
+    assert_refused(result, "t.md.j2:2:", "template syntax error")
+    assert not cache.exists()

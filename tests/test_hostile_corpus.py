@@ -95,14 +95,19 @@ TEMPLATES: dict[str, list[str]] = {
     "replace_blowup.md.j2": [":1:", SANDBOX, "'replace'"],
     "nested_loops.md.j2": ["CPU time"],
     "output_flood.md.j2": ["output is larger than 5000000 characters"],
-    "recursive_macro.md.j2": ["memory"],
+    "recursive_macro.md.j2": [":1:", SANDBOX, "'~' would build more than"],
     "mutate_display_names.md.j2": [":1:", "no attribute 'update'"],
     "mutate_data_list.md.j2": [":1:", SANDBOX, "'append'"],
     "mutate_data_dict.md.j2": [":1:", SANDBOX, "'update'"],
     "os_via_globals.md.j2": [":1:", SANDBOX],
     "escape_in_error.md.j2": [":2:", "syntax error", "\\x1b"],
-    "nested_format_width.md.j2": [":1:", SANDBOX, "a call built more than 1000000"],
+    "nested_format_width.md.j2": [":1:", SANDBOX, "taken from an argument"],
     "memory_hog.md.j2": ["template needs too much memory"],
+    "star_width_filter.md.j2": [":1:", SANDBOX, "taken from an argument"],
+    "star_precision_percent.md.j2": [":1:", SANDBOX, "taken from an argument"],
+    "nested_brace_width.md.j2": [":1:", SANDBOX, "taken from an argument"],
+    "sum_of_lists.md.j2": [":1:", SANDBOX, "'sum' adds numbers only"],
+    "tilde_concat.md.j2": [":1:", SANDBOX, "'~' would build more than 1000000"],
 }
 
 

@@ -27,15 +27,18 @@ WALL_SECONDS = 10.0
 _MAX_BYTES = MAX_OUTPUT * 4 + 4096  # UTF-8 needs at most 4 bytes a character
 
 
-def render_isolated(source: str, name: str, data: dict[str, Any], *, html: bool) -> str:
-    """Render in a child process under CPU, memory, time and output limits."""
+def render_isolated(
+    source: str, name: str, data: dict[str, Any], *, html: bool, parse_only: bool = False
+) -> str:
+    """Render in a child process under CPU, memory, time and output limits (``parse_only``:
+    only compile it there, to refuse a broken template before any work)."""
     if not hasattr(os, "fork"):  # pragma: no cover - Windows: the sandbox's caps only
-        return render_in_sandbox(source, name, data, html=html)
+        return render_in_sandbox(source, name, data, html=html, parse_only=parse_only)
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(read_fd)
-        _child(write_fd, source, name, data, html)
+        _child(write_fd, source, name, data, html, parse_only)
     os.close(write_fd)
     try:
         payload, overflow, timed_out = _collect(read_fd, pid)
@@ -48,14 +51,16 @@ def render_isolated(source: str, name: str, data: dict[str, Any], *, html: bool)
     return _result(payload, overflow, timed_out, status, name)
 
 
-def _child(fd: int, source: str, name: str, data: dict[str, Any], html: bool) -> None:
+def _child(
+    fd: int, source: str, name: str, data: dict[str, Any], html: bool, parse_only: bool
+) -> None:
     code = 3
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         _limit_resources()
         try:
-            text = render_in_sandbox(source, name, data, html=html)
+            text = render_in_sandbox(source, name, data, html=html, parse_only=parse_only)
             out = b"OK\n" + text.encode("utf-8", "surrogatepass")
         except InputError as exc:
             out = b"ER\n" + json.dumps({"message": exc.message, "line": exc.line}).encode()
@@ -153,7 +158,8 @@ def _result(payload: bytes, overflow: bool, timed_out: bool, status: int, name: 
 
 
 def check_template(path: str, fmt: str) -> None:
-    """Refuse a bad ``--template`` (unreadable, irregular, or with JSON) before any work."""
+    """Refuse a bad ``--template`` (unreadable, irregular, with JSON, or one that does not
+    compile in the sandbox) before any work."""
     from advisor.io.safe_yaml import read_text_file
 
     if fmt == "json":
@@ -161,4 +167,4 @@ def check_template(path: str, fmt: str) -> None:
             "--template renders Markdown or HTML; it cannot be combined with --format json",
             field="--template",
         )
-    read_text_file(path)
+    render_isolated(read_text_file(path), path, {}, html=fmt == "html", parse_only=True)

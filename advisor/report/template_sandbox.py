@@ -25,8 +25,10 @@ from typing import Any
 
 from jinja2 import TemplateError, nodes
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
+from jinja2.runtime import markup_join, str_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import Namespace, generate_lorem_ipsum
+from jinja2.visitor import NodeTransformer
 
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.errors import InputError
@@ -42,6 +44,9 @@ MAX_OUTPUT = 5_000_000  # characters a template may output
 
 # Linear scans: a %-conversion with a 5-digit width or precision; a {...:spec} field.
 _PERCENT_WIDTH = re.compile(r"%(?:\([^()%]*\))?[-#0 +]*(?:[0-9]{5,}|[0-9]*\.[0-9]{5,})")
+# a width or precision taken from an argument: '%*d', '%.*f', '{:>{w}}'
+_PERCENT_STAR = re.compile(r"%(?:\([^()%]*\))?[-#0 +]*(?:\*|[0-9]*\.\*)")
+_NESTED_SPEC = re.compile(r"(?<!\{)\{[^{}]*:[^{}]*\{")
 _BRACE_FIELD = re.compile(r"\{[^{}]*\}")
 _BIG_NUMBER = re.compile(r"[0-9]{5,}")
 _WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
@@ -61,6 +66,8 @@ def _check_format(spec: Any) -> None:
     )
     if too_wide:
         raise SecurityError(f"a format width or precision over {MAX_WIDTH} is not allowed")
+    if _PERCENT_STAR.search(spec) or _NESTED_SPEC.search(spec):
+        raise SecurityError("a format width or precision taken from an argument is not allowed")
 
 
 def _check_width(value: Any, what: str) -> None:
@@ -92,7 +99,10 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
                 raise SecurityError(f"'+' would build more than {MAX_STRING} characters or items")
         elif operator == "%":
             _check_format(left)
-        return super().call_binop(context, operator, left, right)
+        result = super().call_binop(context, operator, left, right)
+        if _too_big(result):
+            raise SecurityError(f"'{operator}' built more than {MAX_STRING} characters or items")
+        return result
 
     def wrap_str_format(self, value: Any) -> Any:
         """``str.format`` and ``format_map``: refuse huge widths before formatting."""
@@ -172,6 +182,7 @@ def sandboxed_environment(*, html: bool) -> ReportSandbox:
         env.filters[name] = _capped_filter(name, env.filters[name], param)
     env.filters["format"] = _capped_format
     env.filters["replace"] = _capped_replace
+    env.filters["sum"] = _numbers_only_sum(env.filters["sum"])
     env.globals.update(report_globals())
     env.globals.update(  # read-only views of the globals
         {
@@ -179,9 +190,47 @@ def sandboxed_environment(*, html: bool) -> ReportSandbox:
             "DISPLAY_NAMES": types.MappingProxyType(dict(DISPLAY_NAMES)),
             "namespace": CappedNamespace,
             "lipsum": _capped_lipsum,
+            CONCAT: _capped_concat(html),
         }
     )
     return env
+
+
+CONCAT = "__advisor_concat"  # what '~' compiles to in a user template (CappedConcat)
+
+
+def _capped_concat(html: bool) -> Any:
+    """``a ~ b``: refused before joining when the result would pass ``MAX_STRING``."""
+    join = markup_join if html else str_join
+
+    def concat(parts: list[Any]) -> str:
+        texts = [p if isinstance(p, str) else str(p) for p in parts]
+        if sum(len(t) for t in texts) > MAX_STRING:
+            raise SecurityError(f"'~' would build more than {MAX_STRING} characters")
+        return str(join(parts))
+
+    return concat
+
+
+class CappedConcat(NodeTransformer):
+    """Compile every ``~`` to a call of the capped join (Jinja joins it inline)."""
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
+        self.generic_visit(node)  # transforms the parts in place
+        call = nodes.Call(nodes.Name(CONCAT, "load"), [nodes.List(node.nodes)], [], None, None)
+        return call.set_lineno(node.lineno)
+
+
+def _numbers_only_sum(func: Any) -> Any:
+    """``sum`` for numbers: adding lists or strings with ``start`` is quadratic."""
+
+    def wrapper(environment: Any, iterable: Any, attribute: Any = None, start: Any = 0) -> Any:
+        if not isinstance(start, (int, float)) or isinstance(start, bool):
+            raise SecurityError("'sum' adds numbers only")
+        return func(environment, iterable, attribute, start)
+
+    wrapper.jinja_pass_arg = func.jinja_pass_arg  # type: ignore[attr-defined]
+    return wrapper
 
 
 def _capped_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
@@ -191,8 +240,11 @@ def _capped_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100)
     return str(generate_lorem_ipsum(n, html, min, max))
 
 
-def render_in_sandbox(source: str, name: str, data: dict[str, Any], *, html: bool) -> str:
-    """Render ``source`` in the sandbox; every failure is an InputError naming ``name``."""
+def render_in_sandbox(
+    source: str, name: str, data: dict[str, Any], *, html: bool, parse_only: bool = False
+) -> str:
+    """Render ``source`` in the sandbox; every failure is an InputError naming ``name``.
+    ``parse_only``: stop once the template compiles (``--template`` checked before work)."""
     env = sandboxed_environment(html=html)
     short = Path(name).name
     try:
@@ -201,6 +253,7 @@ def render_in_sandbox(source: str, name: str, data: dict[str, Any], *, html: boo
         raise InputError(
             f"template syntax error: {exc.message}", path=name, line=exc.lineno
         ) from None
+    tree = CappedConcat().visit(tree)
     for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)):
         raise InputError(
             "a custom template cannot extend, include or import other templates; "
@@ -215,6 +268,8 @@ def render_in_sandbox(source: str, name: str, data: dict[str, Any], *, html: boo
         raise InputError(
             f"template syntax error: {exc.message}", path=name, line=exc.lineno
         ) from None
+    if parse_only:
+        return ""
     try:
         parts: list[str] = []
         size = 0
