@@ -292,3 +292,15 @@ def test_report_printed_to_a_terminal_is_inert(tmp_path: Path, fmt: str) -> None
     if fmt == "json":
         data = json.loads(shown.replace("\r\n", "\n"))
         assert data["profile"]["project"]["name"].startswith("\x1b]0;pwned")
+
+
+def test_a_json_file_holds_the_same_data_with_every_control_escaped(tmp_path: Path) -> None:
+    """JSON written with -o escapes C1 controls and bidi marks as \\uXXXX, like JSON on a
+    terminal: the data parses back identical, and `cat report.json` is inert."""
+    (tmp_path / "p.yaml").write_text('project: {name: "a\\x9bb\\u202ec\\u061cd"}\n')
+    result = run("recommend", "p.yaml", "--probes", "none", "--format", "json", "-o", "r.json",
+                 cwd=tmp_path)  # fmt: skip
+    assert result.code == 0, result.err
+    text = (tmp_path / "r.json").read_text(encoding="utf-8")
+    assert not RAW_CONTROL.search(text.replace("\n", ""))
+    assert json.loads(text)["profile"]["project"]["name"] == "a\x9bb\u202ec\u061cd"

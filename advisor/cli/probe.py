@@ -9,6 +9,7 @@ import click
 from advisor.cli.options import progress, python_option
 from advisor.cli.output import emit
 from advisor.frameworks import FRAMEWORKS
+from advisor.model.terminal_text import for_terminal
 
 
 @click.command()
@@ -70,7 +71,7 @@ def probe(
     )
     assert run is not None  # 'none' is not a choice of --level
     if fmt == "json":
-        text = json.dumps(run, indent=2, ensure_ascii=False) + "\n"
+        text = for_terminal(json.dumps(run, indent=2, ensure_ascii=False)) + "\n"
     else:
         from advisor.report.render import render_template
 

@@ -20,6 +20,7 @@ from advisor.model.decision import Decision
 from advisor.model.errors import InputError
 from advisor.model.measurements import ProbeRun
 from advisor.model.profile import Profile
+from advisor.model.terminal_text import for_terminal
 from advisor.report.context import ReportInput, build_report
 from advisor.report.jinja_options import options, report_globals
 from advisor.report.knowledge import knowledge
@@ -107,8 +108,8 @@ def render_data(data: dict[str, Any], *, fmt: str = "markdown", template: str | 
                 field="--template",
             )
         return render_custom_template(template, data, html=fmt == "html")
-    if fmt == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "json":  # controls and bidi marks as \uXXXX: the same data, inert anywhere
+        return for_terminal(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
     if fmt not in TEMPLATES:
         raise InputError(f"unknown format '{fmt}' (markdown, html or json)", field="--format")
     env = bundled_environment(html=fmt == "html")
