@@ -418,3 +418,29 @@ def test_a_ratio_threshold_must_be_finite(tmp_path: Path, value: str) -> None:
     )
     with pytest.raises(InputError, match="finite"):
         load_checks(_write(tmp_path, body))
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ("checked: 2099-01-01, ref: A1, ", "2099-01-01 is in the future"),
+        ("ref: PKG:no-such-package, ", "is not in the package-health snapshot"),
+    ],
+)
+def test_a_user_checks_evidence_is_held_to_what_a_user_rules_is(
+    tmp_path: Path, cli, extra: str, message: str
+) -> None:
+    pack = tmp_path / "userpack"
+    (pack / "data").mkdir(parents=True)
+    (pack / "mine.yaml").write_text("rules: []\n")
+    evidence = (
+        "    evidence:\n"
+        f"      - {{title: A source, source: Somewhere, year: 2024, {extra}\n"
+        "         claim: A claim that is long enough to count.}\n"
+    )
+    own = CHECK.replace("id: CON001", "id: CON902").replace(
+        "    basis: a basis that is long enough\n", evidence
+    )
+    (pack / "data" / "consistency.yaml").write_text(own)
+    code, _out, err = cli("rules", "check", str(pack))
+    assert code == 2 and "check CON902" in err and message in err, err

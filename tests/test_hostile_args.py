@@ -401,3 +401,24 @@ def test_a_template_that_does_not_compile_is_refused_before_any_probe_runs(
     result = run(*args, cwd=tmp_path, env={"ADVISOR_CACHE_DIR": str(cache)})
     assert_refused(result, "t.md.j2:2:", "template syntax error")
     assert not cache.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["recommend", "--example", EXAMPLE, "--probes", "none", "-o", "r.md"], 0),
+        (["recommend", "missing.yaml", "--probes", "none"], 2),
+    ],
+)
+def test_a_stderr_that_cannot_be_written_keeps_the_exit_code(
+    tmp_path: Path, args: list[str], code: int
+) -> None:
+    """2>/dev/full loses the messages, not the outcome: a report written is 0, bad input 2."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "advisor", *args],
+            cwd=tmp_path, stdout=subprocess.PIPE, stderr=full, env=env, timeout=60,
+        )  # fmt: skip
+    assert proc.returncode == code
+    assert (tmp_path / "r.md").exists() == (code == 0)

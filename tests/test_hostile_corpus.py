@@ -35,6 +35,8 @@ PROFILES: dict[str, list[str]] = {
     "yaml11_off_accelerators.yaml": [":2:", "training.accelerators", BOOL],
     "yaml11_y_parameters.yaml": [":2:", "model.parameters", "expected a number"],
     "yaml11_base60_accelerators.yaml": [":2:", "training.accelerators", "'1:0'"],
+    "yaml11_hex_team_size.yaml": [":2:", "team.size", "'0x10'"],
+    "yaml11_binary_team_size.yaml": [":2:", "team.size", "'0b101'"],
     "nan_parameters.yaml": [":2:", "model.parameters", "finite"],
     "inf_parameters.yaml": [":2:", "model.parameters", "finite"],
     "escape_in_key.yaml": [":1:", "unknown key", "\\x1b]0;pwned\\x07"],

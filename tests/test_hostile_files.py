@@ -109,7 +109,10 @@ def test_rule_pack_folder_with_a_device_inside_is_refused(tmp_path: Path) -> Non
         ("pack.yaml", "fifo", "has no pack.yaml"),
         ("pack.yaml", "dir", "has no pack.yaml"),
         ("pack.yaml", "file", "has no pack.yaml"),
-        ("data/consistency.yml", "fifo", ".yaml, not .yml"),
+        ("data/consistency.yml", "fifo", "holds only consistency.yaml"),
+        ("data/routes.yaml", "file", "holds only consistency.yaml"),
+        ("data/Consistency.yaml", "file", "holds only consistency.yaml"),
+        ("user.YAML", "file", "in lower case"),
     ],
 )
 def test_a_pack_entry_the_advisor_would_not_read_is_refused_not_skipped(

@@ -304,3 +304,18 @@ def test_a_json_file_holds_the_same_data_with_every_control_escaped(tmp_path: Pa
     text = (tmp_path / "r.json").read_text(encoding="utf-8")
     assert not RAW_CONTROL.search(text.replace("\n", ""))
     assert json.loads(text)["profile"]["project"]["name"] == "a\x9bb\u202ec\u061cd"
+
+
+def test_invisible_characters_are_escaped_and_astral_ones_stay_valid_json() -> None:
+    """Tag characters can hide text in a report; they are escaped on terminals (as
+    \\U........, unambiguous), dropped from reports, and escaped in JSON as a surrogate
+    pair so the data parses back identical."""
+    from advisor.model.terminal_text import for_terminal
+    from advisor.report.text import md_inline
+
+    hidden = "N\U000e0041\U000e0042\u206a\u00ad\u034f\u180e\ufff9\u2060\u2028x"
+    shown = inert(hidden)
+    assert "\\U000e0041" in shown and "\\u206a" in shown and "\\xad" in shown
+    assert md_inline(hidden) == "Nx"
+    doc = for_terminal(json.dumps({"name": hidden}, ensure_ascii=False))
+    assert "\\udb40\\udc41" in doc and json.loads(doc) == {"name": hidden}

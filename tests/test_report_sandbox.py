@@ -49,6 +49,17 @@ def test_custom_html_template_autoescapes(tmp_path: Path) -> None:
     assert "&lt;b&gt;bold&lt;/b&gt;" in out
 
 
+def test_tilde_joins_as_jinja_does(tmp_path: Path) -> None:
+    """'~' compiles to a capped join that behaves as Jinja's own: safe HTML (a macro's
+    output) stays unescaped, other text is escaped, numbers join as text."""
+    path = _template(
+        tmp_path,
+        '{% macro m(x) %}<i>{{ x }}</i>{% endmacro %}{{ m("a") ~ "!" }} {{ "<b>" ~ 1 }}\n',
+    )
+    assert _render(path, fmt="html").strip() == "<i>a</i>! &lt;b&gt;1"
+    assert _render(path).strip() == "<i>a</i>! <b>1"
+
+
 @pytest.mark.parametrize(
     ("source", "line", "words"),
     [

@@ -51,7 +51,11 @@ def _own_data() -> list[str]:
             continue
     from advisor.questionnaire.spec import QUESTIONS_FILE
 
-    return [*folders, str(QUESTIONS_FILE)]
+    try:
+        sources = [str(data_dir("docs") / "sources.md")]  # the claim ids evidence cites
+    except FileNotFoundError:
+        sources = []
+    return [*folders, str(QUESTIONS_FILE), *sources]
 
 
 def _inside(path: str, folder: str) -> bool:

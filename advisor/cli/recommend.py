@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -71,11 +72,13 @@ def recommend(
     """
     from advisor.cli.output import check_destination
     from advisor.cli.std_streams import stdin_is_tty
+    from advisor.decide.pack_layout import files_read
     from advisor.io.profiles import example_path, load_profile
     from advisor.io.safe_read import input_paths
     from advisor.pipeline import run_pipeline
 
-    check_destination(output, force=force, inputs=(profile, template, *rule_dirs))
+    pack_files = [f for d in rule_dirs for f in files_read(Path(d))]
+    check_destination(output, force=force, inputs=(profile, template, *rule_dirs, *pack_files))
     if as_of is not None:
         from advisor.decide.dating import check_view_month
 

@@ -86,10 +86,36 @@ class GuardedStdout:
         return getattr(self.stream, name)
 
 
+class QuietStderr:
+    """sys.stderr when it cannot be written (``2>/dev/full``): messages are lost, as they
+    must be, but the exit code stays the command's own (2 for bad input, 0 for success)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except (OSError, ValueError):
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name: str) -> Any:  # encoding, fileno, isatty, ...
+        return getattr(self.stream, name)
+
+
 def guard_stdout() -> None:
-    """Put a GuardedStdout in place of sys.stdout (once)."""
+    """Put a GuardedStdout in place of sys.stdout and a QuietStderr in place of sys.stderr
+    (once each)."""
     if not isinstance(sys.stdout, GuardedStdout):
         sys.stdout = GuardedStdout(sys.stdout)
+    if sys.stderr is not None and not isinstance(sys.stderr, QuietStderr):
+        sys.stderr = QuietStderr(sys.stderr)
 
 
 def check_stdout() -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from advisor.decide.releases import load_snapshot  # noqa: F401  (re-exported: report, CLI)
 from advisor.decide.rules import Rule, RuleSet, core_pack_dir
@@ -123,10 +124,9 @@ def citation_problems(
             problems.append(
                 Problem("pack.yaml", None, f"criterion {c.id}", "claim_id", _undefined(c.claim_id))
             )
-    for rule in ruleset.all_rules:  # a claim that has ended still cites its sources
-        source = ruleset.sources.get(rule.id)
-        strict = source is not None and Path(source).resolve().parent == core_dir
-        for i, e in enumerate(rule.evidence):
+
+    def evidence(kind: str, item_id: str, items: Any, strict: bool, section: str) -> None:
+        for i, e in enumerate(items):
             found: list[tuple[str, str]] = []
             if e.checked is None and strict:
                 found.append(("checked", "no checked date (when was the claim last verified?)"))
@@ -140,26 +140,20 @@ def citation_problems(
             elif e.ref is not None and e.ref not in ids:
                 found.append(("ref", _undefined(e.ref)))
             for key, message in found:
-                path, line = lines.of(rule.id, i, key)
+                path, line = lines.of(item_id, i, key, section)
                 problems.append(
-                    Problem(path, line, f"rule {rule.id}", f"evidence[{i}].{key}", message)
+                    Problem(path, line, f"{kind} {item_id}", f"evidence[{i}].{key}", message)
                 )
+
+    for rule in ruleset.all_rules:  # a claim that has ended still cites its sources
+        source = ruleset.sources.get(rule.id)
+        strict = source is not None and Path(source).resolve().parent == core_dir
+        evidence("rule", rule.id, rule.evidence, strict, "rules")
     core_checks = core_dir / "data" / "consistency.yaml"
     for check in ruleset.all_checks or ():  # the checks cite their sources the same way
-        if check.id not in ruleset.check_sources:
-            continue  # built from pack.yaml (release checks), not read from a file
-        strict = Path(ruleset.check_sources[check.id]).resolve() == core_checks
-        for i, e in enumerate(check.evidence):
-            if e.ref is None and not strict:
-                continue  # a user pack's check needs only what it gives to be valid
-            if e.ref is None or (e.ref not in ids and not e.ref.startswith("PKG:")):
-                message = (
-                    _undefined(e.ref) if e.ref else "no ref: cite a claim id of docs/sources.md"
-                )
-                path, line = lines.of(check.id, i, "ref", "checks")
-                problems.append(
-                    Problem(path, line, f"check {check.id}", f"evidence[{i}].ref", message)
-                )
+        if check.id in ruleset.check_sources:  # not one built from pack.yaml's releases
+            strict = Path(ruleset.check_sources[check.id]).resolve() == core_checks
+            evidence("check", check.id, check.evidence, strict, "checks")
     return problems
 
 

@@ -20,24 +20,26 @@ from __future__ import annotations
 
 import difflib
 import math
-import types
 import typing
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Union
+from typing import Any
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
 from advisor.model.facts import Facts
 from advisor.model.field_guards import check_list, short_repr
-from advisor.model.profile import SITUATION, Profile, field_bounds, model_field, parse_count
+from advisor.model.paths import leaf_paths, situation_paths  # noqa: F401 (re-exported)
+from advisor.model.profile import Profile, field_bounds, model_field, parse_count
 
 COMPARISONS = ("eq", "ne", "lt", "lte", "gt", "gte")
 MEMBERSHIP = ("in", "not_in")
 CONTAINS = ("contains", "contains_any", "contains_all")
 OPERATORS = COMPARISONS + MEMBERSHIP + CONTAINS
 MAX_DEPTH = 32
+MAX_CONDITIONS = 256  # conditions in one rule's or check's `when` (the core's largest: 6)
+MAX_PACK_CONDITIONS = 20_000  # in all the rules (or all the checks) loaded (the core: 239)
 
 
 class ConditionError(ValueError):
@@ -61,44 +63,6 @@ class FieldInfo:
     is_list: bool
     item: Any  # the item type for lists, the type itself otherwise
     is_fact: bool
-
-
-def _unwrap_optional(annotation: Any) -> Any:
-    origin = typing.get_origin(annotation)
-    if origin in (Union, types.UnionType):
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        if len(args) == 1:
-            return args[0]
-    return annotation
-
-
-def leaf_paths(model: type[BaseModel] = Profile, prefix: str = "") -> dict[str, Any]:
-    """Every leaf field of a model as dotted path -> annotation."""
-    out: dict[str, Any] = {}
-    for name, info in model.model_fields.items():
-        annotation = _unwrap_optional(info.annotation)
-        path = f"{prefix}{name}"
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            out.update(leaf_paths(annotation, path + "."))
-        else:
-            out[path] = annotation
-    return out
-
-
-def situation_paths(model: type[BaseModel] = Profile, prefix: str = "") -> frozenset[str]:
-    """Dotted paths of the answers about what is already so (``SITUATION`` metadata in the
-    Profile model; a section marked as a situation marks every answer in it)."""
-    out: set[str] = set()
-    for name, info in model.model_fields.items():
-        path = f"{prefix}{name}"
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        annotation = _unwrap_optional(info.annotation)
-        nested = isinstance(annotation, type) and issubclass(annotation, BaseModel)
-        if SITUATION in extra:
-            out |= set(leaf_paths(annotation, path + ".")) if nested else {path}
-        elif nested:
-            out |= situation_paths(annotation, path + ".")
-    return frozenset(out)
 
 
 PROFILE_PATHS = leaf_paths(Profile)
@@ -175,6 +139,10 @@ class Condition:
         """Literal values compared with each field (used to find tipping points)."""
         return {}
 
+    def size(self) -> int:
+        """Conditions in this one, itself included (at most MAX_CONDITIONS)."""
+        return 1 + sum(p.size() for p in getattr(self, "parts", ()))
+
 
 @dataclass(frozen=True)
 class Always(Condition):
@@ -238,6 +206,9 @@ class Not(Condition):
 
     def literals(self) -> dict[str, set[Any]]:
         return self.part.literals()
+
+    def size(self) -> int:
+        return 1 + self.part.size()
 
 
 @dataclass(frozen=True)
@@ -317,7 +288,10 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
                 parse_condition(item, f"{where}.{combinator}[{i}]", depth + 1)
                 for i, item in enumerate(items)
             )
-            return All(parts) if combinator == "all" else AnyOf(parts)
+            node = All(parts) if combinator == "all" else AnyOf(parts)
+            if node.size() > MAX_CONDITIONS:  # aliases can repeat a subtree many times
+                raise ConditionError(f"holds more than {MAX_CONDITIONS} conditions", where)
+            return node
     if "not" in keys:
         if keys != {"not"}:
             raise ConditionError("'not' must stand alone in its mapping", where)

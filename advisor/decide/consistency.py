@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ConfigDict, Field, ValidationError, field_validator
 
 from advisor.decide.conditions import (
+    MAX_PACK_CONDITIONS,
     Condition,
     ConditionError,
     parse_condition,
@@ -182,6 +183,11 @@ def load_pack_checks(
         for check in load_checks(path, today, taken):
             taken[check.id] = str(path)
             out.append(check)
+        if sum(c.condition.size() for c in out if c.condition) > MAX_PACK_CONDITIONS:
+            raise InputError(
+                f"the checks hold more than {MAX_PACK_CONDITIONS:,} conditions in all",
+                path=str(path),
+            )
     return tuple(out), taken
 
 

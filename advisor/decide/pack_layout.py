@@ -27,7 +27,9 @@ def rule_files(directory: Path) -> list[Path]:
 
 def check_user_pack(directory: Path) -> None:
     """Refuse what a user pack could hold but the advisor would not read: its own
-    pack.yaml (only the bundled pack's metadata counts) and data/consistency.yml."""
+    pack.yaml (only the bundled pack's metadata counts), a rule file whose suffix is not
+    lower case, and anything in data/ but consistency.yaml. Subfolders other than data/
+    are the pack's own business (notes, tests): rule files are read from its top level."""
     if path_kind(directory) != "dir":
         return
     meta = directory / "pack.yaml"
@@ -37,9 +39,26 @@ def check_user_pack(directory: Path) -> None:
             "criteria, the decision model); move its rules into another file or remove it",
             path=str(meta),
         )
-    misnamed = directory / "data" / "consistency.yml"
-    if os.path.lexists(misnamed):
-        raise InputError(
-            "consistency checks are read from data/consistency.yaml (.yaml, not .yml)",
-            path=str(misnamed),
-        )
+    for entry in sorted(directory.iterdir()):
+        if entry.suffix.lower() in (".yaml", ".yml") and entry.suffix not in (".yaml", ".yml"):
+            raise InputError(
+                "rule files end in .yaml or .yml, in lower case; this one would be skipped",
+                path=str(entry),
+            )
+    data = directory / "data"
+    if path_kind(data) == "dir":
+        for entry in sorted(data.iterdir()):
+            if entry.name != "consistency.yaml":
+                raise InputError(
+                    "a user pack's data/ holds only consistency.yaml (the checks); the "
+                    "advisor would not read this",
+                    path=str(entry),
+                )
+
+
+def files_read(directory: Path) -> list[str]:
+    """Every file a pack's loading reads (its rule files and data/consistency.yaml), for
+    ``-o`` to keep clear of, links and all."""
+    if path_kind(directory) != "dir":
+        return [str(directory)]
+    return [str(p) for p in (*rule_files(directory), directory / "data" / "consistency.yaml")]

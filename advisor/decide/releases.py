@@ -49,9 +49,19 @@ def read_snapshot(path: Path) -> PackageSnapshot:
 
 def fill_releases(doc: YamlDocument, snapshot: PackageSnapshot, source: Path) -> YamlDocument:
     """``doc`` with every ``{release:NAME}`` in its strings filled in from ``snapshot``
-    (read from ``source``, which an unknown NAME's error names)."""
+    (read from ``source``, which an unknown NAME's error names). A collection the YAML
+    reaches through several aliases is filled once and stays shared, not copied each time."""
+    done: dict[int, Any] = {}
 
     def walk(node: Any, loc: tuple[Any, ...]) -> Any:
+        if isinstance(node, (dict, list)) and id(node) in done:
+            return done[id(node)]
+        out = _walk(node, loc)
+        if isinstance(node, (dict, list)):
+            done[id(node)] = out
+        return out
+
+    def _walk(node: Any, loc: tuple[Any, ...]) -> Any:
         if isinstance(node, str):
             try:
                 return snapshot.fill_releases(node)

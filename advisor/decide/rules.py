@@ -18,7 +18,12 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from advisor.decide.conditions import Condition, ConditionError, parse_condition
+from advisor.decide.conditions import (
+    MAX_PACK_CONDITIONS,
+    Condition,
+    ConditionError,
+    parse_condition,
+)
 from advisor.decide.consistency import Check, load_pack_checks, release_checks
 from advisor.decide.context import example_context
 from advisor.decide.dating import (
@@ -334,8 +339,17 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     rules: list[Rule] = []
     sources: dict[str, str] = {}
     today = knowledge_month()
+    size = 0
     for path, doc in files:
         for rule, line in load_rule_file(path, meta, doc):
+            size += rule.condition.size() if rule.condition else 0
+            if size > MAX_PACK_CONDITIONS:  # each is evaluated for every change tried
+                raise InputError(
+                    f"the rules hold more than {MAX_PACK_CONDITIONS:,} conditions in all",
+                    path=str(path),
+                    line=line,
+                    field=f"rule {rule.id}: when",
+                )
             if rule.route and (routes is None or rule.route not in routes.venues):
                 known = ", ".join(sorted(routes.venues)) if routes else "none"
                 raise InputError(

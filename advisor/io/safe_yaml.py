@@ -29,8 +29,9 @@ _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class SafeLoader(_BaseLoader):  # type: ignore[misc,valid-type]
-    """The safe loader without YAML 1.1's base-60 numbers: ``1:00`` stays the text it
-    looks like (so a number field refuses it) instead of silently becoming 60."""
+    """The safe loader with decimal numbers only: YAML 1.1's base-60 (``1:00``), octal
+    (``010``), binary (``0b101``) and hex (``0x10``) stay the text they look like, so a
+    number field refuses them (or reads ``010`` as ten) instead of a silent 60, 8, 5, 16."""
 
 
 _INT = "tag:yaml.org,2002:int"
@@ -41,7 +42,7 @@ SafeLoader.yaml_implicit_resolvers = {
 }
 SafeLoader.add_implicit_resolver(
     _INT,
-    re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$"),
+    re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"),  # decimal only: no octal 010, 0b101, 0x10
     list("-+0123456789"),
 )
 SafeLoader.add_implicit_resolver(
@@ -140,14 +141,21 @@ def _tab_at(text: str, line: int, column: int) -> bool:
 
 
 def _collect_lines(node: yaml.Node, loc: PathKey, lines: dict[PathKey, int], name: str) -> None:
-    """Record the line of every key and item (iteratively); refuse duplicate keys."""
+    """Record the line of every key and item (iteratively); refuse duplicate keys. A node
+    reached again through an alias is not walked again: paths inside its later uses take
+    the line of the alias (so the map stays the size of the file, not of its expansion)."""
     todo: list[tuple[yaml.Node, PathKey]] = [(node, loc)]
     seen = 0
+    walked: set[int] = set()
     while todo:
         current, where = todo.pop()
         seen += 1
         if seen > MAX_NODES:
             return
+        if isinstance(current, yaml.CollectionNode):
+            if id(current) in walked:
+                continue
+            walked.add(id(current))
         if isinstance(current, yaml.MappingNode):
             seen_keys: set[str] = set()
             for key_node, value_node in current.value:

@@ -15,14 +15,32 @@ from typing import Any
 ECHO_LIMIT = 80  # characters of a file's value echoed in a message
 LINE_LIMIT = 600  # characters of one message line, whatever it holds
 
-# C0 controls (tab and newline included: one line per message), DEL, C1 controls,
-# bidi controls, zero-width characters, line/paragraph separators and the BOM.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+# Invisible but not harmless: soft hyphen, grapheme joiner, Mongolian vowel separator,
+# bidi controls, zero-width and invisible operators, interlinear annotations, tag
+# characters (which can hide text), line/paragraph separators and the BOM.
+INVISIBLE = (
+    "\u00ad\u034f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+    "\U000e0000-\U000e007f"
+)
+# C0 controls (tab and newline included: one line per message), DEL, C1 controls and
+# the invisible characters above.
+_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{INVISIBLE}]")
 
 
 def _visible(match: re.Match[str]) -> str:
     code = ord(match.group(0))
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    """A JSON string escape: astral characters as their UTF-16 surrogate pair."""
+    code = ord(match.group(0))
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def inert(text: Any) -> str:
@@ -46,12 +64,10 @@ def one_line(text: Any, limit: int = LINE_LIMIT) -> str:
     return clip(inert(" ".join(str(text).split())), limit)
 
 
-_UNSAFE_KEEP_LINES = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
-)
+_UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{INVISIBLE}]")
 
 
 def for_terminal(text: str) -> str:
     """A whole document made safe for a terminal: newlines and tabs kept, every other
     control shown as ``\\uXXXX`` (which is also a valid escape inside a JSON string)."""
-    return _UNSAFE_KEEP_LINES.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+    return _UNSAFE_KEEP_LINES.sub(_json_escape, text)

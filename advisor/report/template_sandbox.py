@@ -203,11 +203,11 @@ def _capped_concat(html: bool) -> Any:
     """``a ~ b``: refused before joining when the result would pass ``MAX_STRING``."""
     join = markup_join if html else str_join
 
-    def concat(parts: list[Any]) -> str:
+    def concat(parts: list[Any]) -> Any:  # Markup stays Markup: safe HTML is not re-escaped
         texts = [p if isinstance(p, str) else str(p) for p in parts]
         if sum(len(t) for t in texts) > MAX_STRING:
             raise SecurityError(f"'~' would build more than {MAX_STRING} characters")
-        return str(join(parts))
+        return join(parts)
 
     return concat
 

@@ -15,6 +15,8 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
+from advisor.model.terminal_text import INVISIBLE
+
 # Backslash-escaped anywhere: every character that can open inline Markdown, HTML, a
 # GFM table cell, GitHub math ($) or a template expression ({{ }} for Liquid/Jinja
 # pipelines that post-process reports). CommonMark renders "\X" as "X" for these.
@@ -24,7 +26,7 @@ _INLINE_SPECIALS = re.compile(r"([\\`*{}\[\]<#|~&$])")
 _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # Characters that only matter at the start of a line (lists, headings, setext rules).
 _LINE_START = re.compile(r"^(?:[-+=>]|\d{1,9}(?=[.)](?:\s|$)))")
-_ZERO_WIDTH = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_ZERO_WIDTH = re.compile(f"[{INVISIBLE}]")  # dropped: the terminal's list, one source
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 

@@ -1,0 +1,49 @@
+"""Dotted paths of the models' answers: every leaf field, and which say what is already so."""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Any, Union
+
+from pydantic import BaseModel
+
+from advisor.model.profile import SITUATION, Profile
+
+
+def _unwrap_optional(annotation: Any) -> Any:
+    origin = typing.get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def leaf_paths(model: type[BaseModel] = Profile, prefix: str = "") -> dict[str, Any]:
+    """Every leaf field of a model as dotted path -> annotation."""
+    out: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        annotation = _unwrap_optional(info.annotation)
+        path = f"{prefix}{name}"
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            out.update(leaf_paths(annotation, path + "."))
+        else:
+            out[path] = annotation
+    return out
+
+
+def situation_paths(model: type[BaseModel] = Profile, prefix: str = "") -> frozenset[str]:
+    """Dotted paths of the answers about what is already so (``SITUATION`` metadata in the
+    Profile model; a section marked as a situation marks every answer in it)."""
+    out: set[str] = set()
+    for name, info in model.model_fields.items():
+        path = f"{prefix}{name}"
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        annotation = _unwrap_optional(info.annotation)
+        nested = isinstance(annotation, type) and issubclass(annotation, BaseModel)
+        if SITUATION in extra:
+            out |= set(leaf_paths(annotation, path + ".")) if nested else {path}
+        elif nested:
+            out |= situation_paths(annotation, path + ".")
+    return frozenset(out)
