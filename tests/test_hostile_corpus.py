@@ -45,6 +45,7 @@ PROFILES: dict[str, list[str]] = {
     "raw_escape_byte.yaml": ["control characters are not allowed"],
     "c1_csi_in_list.yaml": [":2:", "hardware.training.1", "\\x9b2J"],
     "flood_text.yaml": [":2:", "project.name", "text is too long", "…"],
+    "number_as_key.yaml": [":4:", "Keys should be strings"],
 }
 
 RULES: dict[str, list[str]] = {
@@ -110,6 +111,7 @@ TEMPLATES: dict[str, list[str]] = {
     "nested_brace_width.md.j2": [":1:", SANDBOX, "taken from an argument"],
     "sum_of_lists.md.j2": [":1:", SANDBOX, "'sum' adds numbers only"],
     "tilde_concat.md.j2": [":1:", SANDBOX, "'~' would build more than 1000000"],
+    "deep_parentheses.md.j2": ["deep_parentheses.md.j2", "nests too deeply"],
 }
 
 

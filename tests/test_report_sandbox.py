@@ -49,6 +49,11 @@ def test_custom_html_template_autoescapes(tmp_path: Path) -> None:
     assert "&lt;b&gt;bold&lt;/b&gt;" in out
 
 
+def test_a_literal_percent_sign_is_not_a_format_width(tmp_path: Path) -> None:
+    path = _template(tmp_path, '{{ "%d%% of 20000 samples" % 5 }}\n')
+    assert _render(path).strip() == "5% of 20000 samples"
+
+
 def test_tilde_joins_as_jinja_does(tmp_path: Path) -> None:
     """'~' compiles to a capped join that behaves as Jinja's own: safe HTML (a macro's
     output) stays unescaped, other text is escaped, numbers join as text."""

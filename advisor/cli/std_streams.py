@@ -8,6 +8,7 @@ advisor opens later can take its number (and be written to by a child process).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable
@@ -100,10 +101,8 @@ class QuietStderr:
             return len(text)
 
     def flush(self) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             self.stream.flush()
-        except (OSError, ValueError):
-            pass
 
     def __getattr__(self, name: str) -> Any:  # encoding, fileno, isatty, ...
         return getattr(self.stream, name)

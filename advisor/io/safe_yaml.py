@@ -65,11 +65,13 @@ class YamlDocument:
     lines: dict[PathKey, int] = field(default_factory=dict)
 
     def line_of(self, loc: PathKey) -> int | None:
-        """Line of the deepest known prefix of ``loc``."""
+        """Line of the deepest known prefix of ``loc``. The map records a key as written,
+        so a key YAML read as a number (``1: x``) is also looked up as its text."""
         loc = tuple(loc)
         while loc:
-            if loc in self.lines:
-                return self.lines[loc]
+            for key in (loc, (*loc[:-1], str(loc[-1]))):
+                if key in self.lines:
+                    return self.lines[key]
             loc = loc[:-1]
         return self.lines.get((), None)
 

@@ -61,6 +61,7 @@ def _check_format(spec: Any) -> None:
     """Refuse a format string with a width or precision over ``MAX_WIDTH``."""
     if not isinstance(spec, str):
         return
+    spec = spec.replace("%%", "")  # a literal percent sign, not a conversion
     too_wide = _PERCENT_WIDTH.search(spec) or any(
         _BIG_NUMBER.search(field.partition(":")[2]) for field in _BRACE_FIELD.findall(spec)
     )
@@ -248,12 +249,13 @@ def render_in_sandbox(
     env = sandboxed_environment(html=html)
     short = Path(name).name
     try:
-        tree = env.parse(source, name=short, filename=name)
+        tree = CappedConcat().visit(env.parse(source, name=short, filename=name))
     except TemplateSyntaxError as exc:
         raise InputError(
             f"template syntax error: {exc.message}", path=name, line=exc.lineno
         ) from None
-    tree = CappedConcat().visit(tree)
+    except RecursionError:
+        raise InputError("template nests too deeply to read", path=name) from None
     for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)):
         raise InputError(
             "a custom template cannot extend, include or import other templates; "
@@ -268,6 +270,8 @@ def render_in_sandbox(
         raise InputError(
             f"template syntax error: {exc.message}", path=name, line=exc.lineno
         ) from None
+    except RecursionError:
+        raise InputError("template nests too deeply to compile", path=name) from None
     if parse_only:
         return ""
     try:
