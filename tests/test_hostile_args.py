@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostile_support import assert_clean, assert_refused, run, snapshot
+from hostile_support import ROOT, assert_clean, assert_refused, run, snapshot
 
 import advisor.io.safe_write as safe_write
 from advisor.io.safe_write import publish_no_replace, write_atomic
@@ -113,6 +113,13 @@ def test_full_stdout_is_exit_2(tmp_path: Path) -> None:
     with open("/dev/full", "w") as full:
         result = run(*RECOMMEND, cwd=tmp_path, stdout=full)
     assert_refused(result, "cannot write to standard output", "No space left")
+
+
+def test_an_ascii_stdout_that_is_full_is_still_one_line(tmp_path: Path) -> None:
+    """With PYTHONIOENCODING=ascii click writes to the bytes underneath; they are guarded too."""
+    with open("/dev/full", "w") as full:
+        result = run("--help", cwd=tmp_path, stdout=full, env={"PYTHONIOENCODING": "ascii"})
+    assert_refused(result, "cannot write to standard output")
 
 
 EVERY_STDOUT_WRITER = [
@@ -328,10 +335,11 @@ def test_force_never_lets_the_report_replace_its_own_profile(tmp_path: Path, out
 @pytest.mark.parametrize(
     ("args", "output", "fragment"),
     [
-        # a file inside a user rule pack, existing or not, and its data/ folder
-        (["--rules", "pack"], "pack/extra.yaml", "inside a folder the advisor reads"),
-        (["--rules", "pack"], "pack/data/consistency.yaml", "inside a folder the advisor reads"),
-        (["--rules", "pack"], "pack/new.md", "inside a folder the advisor reads"),
+        # a file a user rule pack reads, or would read once written
+        (["--rules", "pack"], "pack/extra.yaml", "is also an input"),
+        (["--rules", "pack"], "pack/data/consistency.yaml", "is also an input"),
+        (["--rules", "pack"], "pack/new.yaml", "would become part of the rule pack"),
+        (["--rules", "pack"], "pack/data/new.md", "would become part of the rule pack"),
         # the advisor's own data, which every run reads
         ([], "{rules}/scale.yaml", "inside a folder the advisor reads"),
         ([], "{examples}/student-starter.yaml", "inside a folder the advisor reads"),
@@ -341,19 +349,36 @@ def test_force_never_lets_the_report_replace_its_own_profile(tmp_path: Path, out
 def test_force_never_lets_the_report_replace_a_file_the_advisor_reads(
     tmp_path: Path, args: list[str], output: str, fragment: str
 ) -> None:
-    from advisor.resources import data_dir
-
     pack = tmp_path / "pack"
     (pack / "data").mkdir(parents=True)
     (pack / "extra.yaml").write_text("rules: []\n")
     (pack / "data" / "consistency.yaml").write_text("checks: []\n")
     (tmp_path / "mine.yaml").write_text("purpose: research\n")
-    target = output.format(**{n: data_dir(n) for n in ("rules", "examples", "templates")})
-    watched = [tmp_path, data_dir("rules"), data_dir("examples"), data_dir("templates")]
+    # the bundled data as the advisor under test sees it: `run` puts the checkout first on
+    # PYTHONPATH, so its data is the checkout's folders (not an installed copy's)
+    data = {n: ROOT / n for n in ("rules", "examples", "templates")}
+    target = Path(output.format(**data)) if "{" in output else tmp_path / output
+    watched = [tmp_path, *data.values()]
     before = [snapshot(folder) for folder in watched]
-    cmd = ["recommend", "mine.yaml", "--probes", "none", *args, "-o", target, "--force"]
-    assert_refused(run(*cmd, cwd=tmp_path), fragment)
-    assert [snapshot(folder) for folder in watched] == before
+    kept = target.read_bytes() if target.is_file() else None
+    cmd = ["recommend", "mine.yaml", "--probes", "none", *args, "-o", str(target), "--force"]
+    try:
+        assert_refused(run(*cmd, cwd=tmp_path), fragment)
+        assert [snapshot(folder) for folder in watched] == before
+    finally:  # were the protection ever to fail, the bundled file is put back
+        if kept is not None and target.read_bytes() != kept:
+            target.write_bytes(kept)
+
+
+def test_a_report_beside_a_rule_pack_is_fine(tmp_path: Path) -> None:
+    """A pack reads only its top-level YAML files and data/: a Markdown report in its
+    folder (``--rules . -o report.md``) is not an input."""
+    (tmp_path / "mine.yaml").write_text("rules: []\n")
+    (tmp_path / "p.yaml.txt").write_text("")
+    args = ["recommend", "--example", EXAMPLE, "--probes", "none", "--rules", "."]
+    result = run(*args, "-o", "report.md", cwd=tmp_path)
+    assert result.code == 0, result.err
+    assert (tmp_path / "report.md").read_text().startswith("# Framework recommendation")
 
 
 @pytest.mark.parametrize("which", ["--from", "--questions"])

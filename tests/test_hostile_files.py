@@ -151,3 +151,18 @@ def test_the_limit_holds_while_reading_whatever_stat_says(monkeypatch, tmp_path:
     monkeypatch.setattr(os, "fstat", small_fstat)
     with pytest.raises(InputError, match="over the limit of 1000 bytes"):
         read_bytes(path, limit=1000)
+
+
+def test_a_pack_may_keep_harmless_files_and_the_bundled_pack_may_be_named(tmp_path: Path) -> None:
+    """Only what the advisor would read is checked: a .DS_Store or README in data/ is
+    fine, and --rules naming the bundled pack itself loads it once."""
+    from hostile_support import ROOT
+
+    pack = tmp_path / "pack"
+    (pack / "data").mkdir(parents=True)
+    (pack / "mine.yaml").write_text("rules: []\n")
+    (pack / "data" / ".DS_Store").write_bytes(b"\x00\x01")
+    (pack / "data" / "README.md").write_text("notes\n")
+    base = ["recommend", "--example", "student-starter", "--probes", "none", "-o"]
+    assert run(*base, "a.md", "--rules", "pack", cwd=tmp_path).code == 0
+    assert run(*base, "b.md", "--rules", str(ROOT / "rules"), cwd=tmp_path).code == 0

@@ -54,6 +54,18 @@ def test_a_literal_percent_sign_is_not_a_format_width(tmp_path: Path) -> None:
     assert _render(path).strip() == "5% of 20000 samples"
 
 
+def test_percent_formatting_of_braces_is_fine(tmp_path: Path) -> None:
+    path = _template(tmp_path, '{{ "{a: {b: %d}}" % 5 }}\n')
+    assert _render(path).strip() == "{a: {b: 5}}"
+
+
+def test_tilde_follows_the_templates_own_autoescape(tmp_path: Path) -> None:
+    path = _template(
+        tmp_path, '{% autoescape true %}{{ "<i>" ~ ("<b>" | safe) }}{% endautoescape %}\n'
+    )
+    assert _render(path).strip() == "&lt;i&gt;<b>"
+
+
 def test_tilde_joins_as_jinja_does(tmp_path: Path) -> None:
     """'~' compiles to a capped join that behaves as Jinja's own: safe HTML (a macro's
     output) stays unescaped, other text is escaped, numbers join as text."""

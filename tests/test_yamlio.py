@@ -108,3 +108,12 @@ def test_write_atomic_disk_full_leaves_nothing(
     with pytest.raises(InputError, match="No space left"):
         write_atomic(tmp_path / "report.md", "text")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_lines_follow_the_document_through_aliases() -> None:
+    """An anchor's own lines are its own; a later alias takes the alias's line."""
+    from advisor.io.safe_yaml import load_yaml_text
+
+    doc = load_yaml_text("a: &w\n  x: 1\n  y:\n    z: 2\nb: *w\n")
+    assert doc.line_of(("a", "y", "z")) == 4
+    assert doc.line_of(("b", "y", "z")) == 5

@@ -14,12 +14,17 @@ from advisor.model.terminal_text import inert
 
 
 def check_destination(
-    path: str | None, *, force: bool = False, inputs: Sequence[str | None] = ()
+    path: str | None,
+    *,
+    force: bool = False,
+    inputs: Sequence[str | None] = (),
+    packs: Sequence[str] = (),
 ) -> None:
     """Refuse a bad ``-o`` (or a closed stdout) before any work is done. The output may
-    never replace a file the command reads, with or without ``--force``: one of its input
-    files, or anything in one of its input folders (a rule pack: its rule files, pack.yaml,
-    data/) or in the advisor's own data (bundled rules, templates, examples, questions)."""
+    never replace a file the command reads, with or without ``--force``: one of its
+    ``inputs``, a file a rule pack in ``packs`` would read (a YAML file at its top level,
+    anything in its data/), or anything in the advisor's own data (bundled rules,
+    templates, examples, questions, docs/sources.md)."""
     if path is None or path == "-":
         check_stdout()
         return
@@ -35,6 +40,15 @@ def check_destination(
             raise InputError(
                 f"is inside a folder the advisor reads ({inert(source)}): the output would "
                 "replace or add to its input; choose another -o path",
+                path=path,
+            )
+    for pack in packs:
+        data = os.path.join(pack, "data")
+        yaml_here = _inside(path, pack, top_only=True) and path.lower().endswith((".yaml", ".yml"))
+        if yaml_here or _inside(path, data):
+            raise InputError(
+                f"would become part of the rule pack {inert(pack)} (a YAML file at its top "
+                "level, or anything in its data/); choose another -o path",
                 path=path,
             )
 
@@ -58,8 +72,9 @@ def _own_data() -> list[str]:
     return [*folders, str(QUESTIONS_FILE), *sources]
 
 
-def _inside(path: str, folder: str) -> bool:
-    """True if ``path`` would be written inside the directory ``folder`` (links resolved)."""
+def _inside(path: str, folder: str, *, top_only: bool = False) -> bool:
+    """True if ``path`` would be written inside the directory ``folder`` (links resolved;
+    ``top_only``: directly in it, not in a subfolder)."""
     try:
         if not os.path.isdir(folder):
             return False
@@ -67,7 +82,7 @@ def _inside(path: str, folder: str) -> bool:
         target = os.path.realpath(os.path.dirname(os.path.abspath(path)) or ".")
     except (OSError, ValueError):
         return False
-    return target == root or target.startswith(root + os.sep)
+    return target == root or (not top_only and target.startswith(root + os.sep))
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -59,7 +59,7 @@ def probe(
     from advisor.cli.output import check_destination
     from advisor.pipeline import measure
 
-    check_destination(output, force=force)
+    check_destination(output, force=force, inputs=tuple(python))  # never over an interpreter
     check_environment()
     run = measure(
         level,

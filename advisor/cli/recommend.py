@@ -78,7 +78,8 @@ def recommend(
     from advisor.pipeline import run_pipeline
 
     pack_files = [f for d in rule_dirs for f in files_read(Path(d))]
-    check_destination(output, force=force, inputs=(profile, template, *rule_dirs, *pack_files))
+    inputs = (profile, template, *pack_files, *python)
+    check_destination(output, force=force, inputs=inputs, packs=rule_dirs)
     if as_of is not None:
         from advisor.decide.dating import check_view_month
 

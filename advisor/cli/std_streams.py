@@ -57,7 +57,7 @@ class GuardedStdout:
     def __init__(self, stream: TextIO | None) -> None:
         self.stream = stream
 
-    def write(self, text: str) -> int:
+    def write(self, text: Any) -> int:  # str, or bytes when this guards a buffer
         return self._guard(lambda stream: stream.write(text))
 
     def flush(self) -> None:
@@ -81,7 +81,15 @@ class GuardedStdout:
         except (OSError, ValueError):
             return False
 
-    def __getattr__(self, name: str) -> Any:  # encoding, fileno, buffer, ...
+    @property
+    def buffer(self) -> Any:
+        """The bytes underneath, guarded the same way (click writes there when it finds
+        the text stream's encoding misconfigured, e.g. PYTHONIOENCODING=ascii)."""
+        if self.stream is None:
+            raise AttributeError("buffer")
+        return GuardedStdout(self.stream.buffer)  # type: ignore[arg-type]
+
+    def __getattr__(self, name: str) -> Any:  # encoding, fileno, ...
         if self.stream is None:
             raise AttributeError(name)
         return getattr(self.stream, name)
@@ -94,7 +102,7 @@ class QuietStderr:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
 
-    def write(self, text: str) -> int:
+    def write(self, text: Any) -> int:
         try:
             return self.stream.write(text)
         except (OSError, ValueError):
@@ -103,6 +111,10 @@ class QuietStderr:
     def flush(self) -> None:
         with contextlib.suppress(OSError, ValueError):
             self.stream.flush()
+
+    @property
+    def buffer(self) -> Any:  # what click writes to when the encoding looks misconfigured
+        return QuietStderr(self.stream.buffer)  # type: ignore[arg-type]
 
     def __getattr__(self, name: str) -> Any:  # encoding, fileno, isatty, ...
         return getattr(self.stream, name)

@@ -99,7 +99,7 @@ def _check_value(info: FieldInfo, value: Any, op: str) -> Any:
             span = " to ".join("any" if b is None else f"{b:g}" for b in (low, high))
             raise ConditionError(
                 f"{op}: {short_repr(value)} is outside the range of '{info.path}' "
-                f"({span}), so no profile can reach it"
+                f"({span}): the comparison would be always true or always false"
             )
     try:
         checked = TypeAdapter(info.item).validate_python(value)

@@ -273,7 +273,8 @@ def _recommendation(
         thin=thin,
         conflict=conflict,
         inconsistent=inconsistent,
-        backed=first.decisive > 0 or (second is not None and second.vetoed),
+        # backed: decisive facts put it ahead of its runner-up, or no rival is left standing
+        backed=runner_up is None or first.decisive > runner_up.decisive,
     )
     info = ruleset.meta.frameworks[first.framework]
     stack = [

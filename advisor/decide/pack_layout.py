@@ -48,12 +48,25 @@ def check_user_pack(directory: Path) -> None:
     data = directory / "data"
     if path_kind(data) == "dir":
         for entry in sorted(data.iterdir()):
-            if entry.name != "consistency.yaml":
+            looks_read = entry.suffix.lower() in (".yaml", ".yml")
+            if looks_read and entry.name != "consistency.yaml":
                 raise InputError(
                     "a user pack's data/ holds only consistency.yaml (the checks); the "
                     "advisor would not read this",
                     path=str(entry),
                 )
+
+
+def user_packs(core: Path, extra: list[Path]) -> list[Path]:
+    """The user packs to load: each checked (check_user_pack); the bundled pack named
+    again (``--rules rules/``) is already loaded, so it is left out, not refused."""
+    out = []
+    for directory in extra:
+        if path_kind(directory) == "dir" and directory.resolve() == core.resolve():
+            continue
+        check_user_pack(directory)
+        out.append(directory)
+    return out
 
 
 def files_read(directory: Path) -> list[str]:

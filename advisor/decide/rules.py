@@ -40,7 +40,7 @@ from advisor.decide.framework_files import (
     merge_routes,
     read_framework_file,
 )
-from advisor.decide.pack_layout import check_user_pack, rule_files
+from advisor.decide.pack_layout import rule_files, user_packs
 from advisor.decide.releases import fill_releases, load_snapshot, snapshot_path
 from advisor.decide.routes import RouteTable, load_routes
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
@@ -326,8 +326,7 @@ def core_pack_dir() -> Path:
 def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None) -> RuleSet:
     """Load the core pack plus any extra packs, checking ids are unique across all."""
     core = core or core_pack_dir()
-    for directory in extra_dirs or []:
-        check_user_pack(directory)
+    extra_dirs = user_packs(core, extra_dirs or [])
     files = [
         (path, load_pack_file(path))
         for directory in [core, *(extra_dirs or [])]

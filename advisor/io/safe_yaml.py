@@ -158,6 +158,7 @@ def _collect_lines(node: yaml.Node, loc: PathKey, lines: dict[PathKey, int], nam
             if id(current) in walked:
                 continue
             walked.add(id(current))
+        children: list[tuple[yaml.Node, PathKey]] = []
         if isinstance(current, yaml.MappingNode):
             seen_keys: set[str] = set()
             for key_node, value_node in current.value:
@@ -172,12 +173,13 @@ def _collect_lines(node: yaml.Node, loc: PathKey, lines: dict[PathKey, int], nam
                 seen_keys.add(key)
                 sub = (*where, key)
                 lines.setdefault(sub, key_node.start_mark.line + 1)
-                todo.append((value_node, sub))
+                children.append((value_node, sub))
         elif isinstance(current, yaml.SequenceNode):
             for index, item in enumerate(current.value):
                 sub = (*where, index)
                 lines.setdefault(sub, item.start_mark.line + 1)
-                todo.append((item, sub))
+                children.append((item, sub))
+        todo.extend(reversed(children))  # walked in document order: an anchor before its aliases
 
 
 def dump_yaml(data: Any) -> str:

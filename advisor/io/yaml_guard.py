@@ -17,11 +17,12 @@ from typing import Any
 
 import yaml
 
+from advisor.io.safe_read import MAX_BYTES
 from advisor.model.errors import InputError
 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
-MAX_TEXT = 5_000_000  # characters of scalar text once aliases are expanded: a file's own limit
+MAX_TEXT = MAX_BYTES  # characters of scalar text once aliases are expanded: a file's own limit
 MAX_ENTRIES = 10_000  # items of one list or keys of one mapping
 MAX_NUMBER_CHARS = 100  # a plain scalar that looks numeric and is longer than this is refused
 

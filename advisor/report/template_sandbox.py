@@ -23,7 +23,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from jinja2 import TemplateError, nodes
+from jinja2 import TemplateError, nodes, pass_eval_context
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.runtime import markup_join, str_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -57,7 +57,7 @@ def _too_big(value: Any) -> bool:
     return isinstance(value, (str, list, tuple)) and len(value) > MAX_STRING
 
 
-def _check_format(spec: Any) -> None:
+def _check_format(spec: Any, style: str = "%") -> None:
     """Refuse a format string with a width or precision over ``MAX_WIDTH``."""
     if not isinstance(spec, str):
         return
@@ -67,7 +67,8 @@ def _check_format(spec: Any) -> None:
     )
     if too_wide:
         raise SecurityError(f"a format width or precision over {MAX_WIDTH} is not allowed")
-    if _PERCENT_STAR.search(spec) or _NESTED_SPEC.search(spec):
+    taken = _PERCENT_STAR.search(spec) if style == "%" else _NESTED_SPEC.search(spec)
+    if taken:
         raise SecurityError("a format width or precision taken from an argument is not allowed")
 
 
@@ -109,7 +110,7 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
         """``str.format`` and ``format_map``: refuse huge widths before formatting."""
         wrapped = super().wrap_str_format(value)
         if wrapped is not None:
-            _check_format(value.__self__)
+            _check_format(value.__self__, "{}")
         return wrapped
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
@@ -191,7 +192,7 @@ def sandboxed_environment(*, html: bool) -> ReportSandbox:
             "DISPLAY_NAMES": types.MappingProxyType(dict(DISPLAY_NAMES)),
             "namespace": CappedNamespace,
             "lipsum": _capped_lipsum,
-            CONCAT: _capped_concat(html),
+            CONCAT: _capped_concat,
         }
     )
     return env
@@ -200,17 +201,15 @@ def sandboxed_environment(*, html: bool) -> ReportSandbox:
 CONCAT = "__advisor_concat"  # what '~' compiles to in a user template (CappedConcat)
 
 
-def _capped_concat(html: bool) -> Any:
-    """``a ~ b``: refused before joining when the result would pass ``MAX_STRING``."""
-    join = markup_join if html else str_join
-
-    def concat(parts: list[Any]) -> Any:  # Markup stays Markup: safe HTML is not re-escaped
-        texts = [p if isinstance(p, str) else str(p) for p in parts]
-        if sum(len(t) for t in texts) > MAX_STRING:
-            raise SecurityError(f"'~' would build more than {MAX_STRING} characters")
-        return join(parts)
-
-    return concat
+@pass_eval_context
+def _capped_concat(eval_ctx: Any, parts: list[Any]) -> Any:
+    """``a ~ b``, joined as Jinja joins it (Markup stays Markup where autoescaping is on,
+    as the template's own ``{% autoescape %}`` says), refused before joining when the
+    result would pass ``MAX_STRING``."""
+    texts = [p if isinstance(p, str) else str(p) for p in parts]
+    if sum(len(t) for t in texts) > MAX_STRING:
+        raise SecurityError(f"'~' would build more than {MAX_STRING} characters")
+    return markup_join(parts) if eval_ctx.autoescape else str_join(parts)
 
 
 class CappedConcat(NodeTransformer):

@@ -26,7 +26,9 @@ _INLINE_SPECIALS = re.compile(r"([\\`*{}\[\]<#|~&$])")
 _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # Characters that only matter at the start of a line (lists, headings, setext rules).
 _LINE_START = re.compile(r"^(?:[-+=>]|\d{1,9}(?=[.)](?:\s|$)))")
-_ZERO_WIDTH = re.compile(f"[{INVISIBLE}]")  # dropped: the terminal's list, one source
+# Dropped: the terminal's list (one source), except the zero-width joiner and non-joiner,
+# which Persian, Indic scripts and emoji sequences need (terminals still escape them).
+_ZERO_WIDTH = re.compile(f"(?![\u200c\u200d])[{INVISIBLE}]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
