@@ -370,6 +370,15 @@ def test_force_never_lets_the_report_replace_a_file_the_advisor_reads(
             target.write_bytes(kept)
 
 
+def test_a_file_named_data_in_a_pack_is_refused(tmp_path: Path) -> None:
+    """A pack without data/ yet: a file called data would break it (its data must be a
+    folder), so it is refused like anything inside data/."""
+    (tmp_path / "mine.yaml").write_text("rules: []\n")
+    args = ["recommend", "--example", EXAMPLE, "--probes", "none", "--rules", "."]
+    assert_refused(run(*args, "-o", "data", cwd=tmp_path), "would become part of the rule pack")
+    assert not (tmp_path / "data").exists()
+
+
 def test_a_report_beside_a_rule_pack_is_fine(tmp_path: Path) -> None:
     """A pack reads only its top-level YAML files and data/: a Markdown report in its
     folder (``--rules . -o report.md``) is not an input."""

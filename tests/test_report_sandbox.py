@@ -66,6 +66,18 @@ def test_tilde_follows_the_templates_own_autoescape(tmp_path: Path) -> None:
     assert _render(path).strip() == "&lt;i&gt;<b>"
 
 
+def test_escaping_in_a_custom_html_template_encodes_braces(tmp_path: Path) -> None:
+    """|e, |forceescape and '~' escape the profile's text as the finalizer does: no '{{'
+    from the profile reaches the page, however the template escapes it."""
+    path = _template(
+        tmp_path,
+        "{{ profile.project.name|e }}|{{ profile.project.name ~ (''|safe) }}|"
+        "{{ profile.project.name|forceescape }}\n",
+    )
+    out = _render(path, fmt="html")
+    assert "{{" not in out and out.count("&#123;&#123;") == 3
+
+
 def test_tilde_joins_as_jinja_does(tmp_path: Path) -> None:
     """'~' compiles to a capped join that behaves as Jinja's own: safe HTML (a macro's
     output) stays unescaped, other text is escaped, numbers join as text."""

@@ -45,7 +45,8 @@ def check_destination(
     for pack in packs:
         data = os.path.join(pack, "data")
         yaml_here = _inside(path, pack, top_only=True) and path.lower().endswith((".yaml", ".yml"))
-        if yaml_here or _inside(path, data):
+        named_data = _resolved(path) == _resolved(data)  # a file named data breaks the pack
+        if yaml_here or named_data or _inside(path, data):
             raise InputError(
                 f"would become part of the rule pack {inert(pack)} (a YAML file at its top "
                 "level, or anything in its data/); choose another -o path",
@@ -83,6 +84,13 @@ def _inside(path: str, folder: str, *, top_only: bool = False) -> bool:
     except (OSError, ValueError):
         return False
     return target == root or (not top_only and target.startswith(root + os.sep))
+
+
+def _resolved(path: str) -> str:
+    try:
+        return os.path.realpath(os.path.abspath(path))
+    except (OSError, ValueError):
+        return path
 
 
 def _same_file(a: str, b: str) -> bool:

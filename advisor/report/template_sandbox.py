@@ -25,15 +25,16 @@ from typing import Any
 
 from jinja2 import TemplateError, nodes, pass_eval_context
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
-from jinja2.runtime import markup_join, str_join
+from jinja2.runtime import str_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import Namespace, generate_lorem_ipsum
 from jinja2.visitor import NodeTransformer
+from markupsafe import Markup
 
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.errors import InputError
 from advisor.report.jinja_options import options, report_globals
-from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS
+from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
 
 MAX_STRING = 1_000_000  # characters (or items) one value may hold
 MAX_SEQUENCE_PRODUCT = 100_000  # longest string or list '*' may build
@@ -185,6 +186,9 @@ def sandboxed_environment(*, html: bool) -> ReportSandbox:
     env.filters["format"] = _capped_format
     env.filters["replace"] = _capped_replace
     env.filters["sum"] = _numbers_only_sum(env.filters["sum"])
+    for name in ("e", "escape"):  # escaping also encodes braces, as the finalizer does
+        env.filters[name] = html_text
+    env.filters["forceescape"] = lambda value: html_text(str(value))
     env.globals.update(report_globals())
     env.globals.update(  # read-only views of the globals
         {
@@ -209,7 +213,9 @@ def _capped_concat(eval_ctx: Any, parts: list[Any]) -> Any:
     texts = [p if isinstance(p, str) else str(p) for p in parts]
     if sum(len(t) for t in texts) > MAX_STRING:
         raise SecurityError(f"'~' would build more than {MAX_STRING} characters")
-    return markup_join(parts) if eval_ctx.autoescape else str_join(parts)
+    if not eval_ctx.autoescape:
+        return str_join(parts)
+    return Markup("").join(html_text(p) for p in parts)  # escaped, braces encoded
 
 
 class CappedConcat(NodeTransformer):
