@@ -78,6 +78,16 @@ def test_escaping_in_a_custom_html_template_encodes_braces(tmp_path: Path) -> No
     assert "{{" not in out and out.count("&#123;&#123;") == 3
 
 
+def test_tilde_in_a_macro_keeps_the_autoescape_of_its_definition(tmp_path: Path) -> None:
+    """As Jinja compiles it: the setting where '~' is written, not where it is called."""
+    path = _template(
+        tmp_path,
+        '{% autoescape false %}{% macro m(x) %}{{ x ~ ("<u>"|safe) }}{% endmacro %}'
+        '{% autoescape true %}{{ m("<b>") }}{% endautoescape %}{% endautoescape %}\n',
+    )
+    assert _render(path).strip() == "<b><u>"
+
+
 def test_tilde_joins_as_jinja_does(tmp_path: Path) -> None:
     """'~' compiles to a capped join that behaves as Jinja's own: safe HTML (a macro's
     output) stays unescaped, other text is escaped, numbers join as text."""

@@ -206,24 +206,42 @@ CONCAT = "__advisor_concat"  # what '~' compiles to in a user template (CappedCo
 
 
 @pass_eval_context
-def _capped_concat(eval_ctx: Any, parts: list[Any]) -> Any:
-    """``a ~ b``, joined as Jinja joins it (Markup stays Markup where autoescaping is on,
-    as the template's own ``{% autoescape %}`` says), refused before joining when the
-    result would pass ``MAX_STRING``."""
+def _capped_concat(eval_ctx: Any, parts: list[Any], autoescape: bool | None = None) -> Any:
+    """``a ~ b``, joined as Jinja joins it: escaped (Markup kept) where autoescaping is on
+    where the ``~`` is written (``autoescape``, known when the template is compiled; None:
+    decided at run time, as Jinja does), refused before joining when the result would
+    pass ``MAX_STRING``."""
     texts = [p if isinstance(p, str) else str(p) for p in parts]
     if sum(len(t) for t in texts) > MAX_STRING:
         raise SecurityError(f"'~' would build more than {MAX_STRING} characters")
-    if not eval_ctx.autoescape:
+    if not (eval_ctx.autoescape if autoescape is None else autoescape):
         return str_join(parts)
     return Markup("").join(html_text(p) for p in parts)  # escaped, braces encoded
 
 
 class CappedConcat(NodeTransformer):
-    """Compile every ``~`` to a call of the capped join (Jinja joins it inline)."""
+    """Compile every ``~`` to a call of the capped join (Jinja joins it inline), with the
+    autoescape setting in force where it is written (``{% autoescape %}`` blocks), as
+    Jinja's compiler fixes it, so a macro keeps the setting of its definition."""
+
+    def __init__(self, autoescape: bool) -> None:
+        self.stack: list[bool | None] = [autoescape]
+
+    def visit_ScopedEvalContextModifier(self, node: nodes.Node) -> nodes.Node:
+        value = self.stack[-1]
+        for option in getattr(node, "options", []):
+            if option.key == "autoescape":
+                constant = isinstance(option.value, nodes.Const)
+                value = bool(option.value.value) if constant else None  # None: volatile
+        self.stack.append(value)
+        self.generic_visit(node)
+        self.stack.pop()
+        return node
 
     def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
         self.generic_visit(node)  # transforms the parts in place
-        call = nodes.Call(nodes.Name(CONCAT, "load"), [nodes.List(node.nodes)], [], None, None)
+        args = [nodes.List(node.nodes), nodes.Const(self.stack[-1])]
+        call = nodes.Call(nodes.Name(CONCAT, "load"), args, [], None, None)
         return call.set_lineno(node.lineno)
 
 
@@ -254,7 +272,9 @@ def render_in_sandbox(
     env = sandboxed_environment(html=html)
     short = Path(name).name
     try:
-        tree = CappedConcat().visit(env.parse(source, name=short, filename=name))
+        tree = CappedConcat(bool(env.autoescape)).visit(
+            env.parse(source, name=short, filename=name)
+        )
     except TemplateSyntaxError as exc:
         raise InputError(
             f"template syntax error: {exc.message}", path=name, line=exc.lineno
