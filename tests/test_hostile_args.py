@@ -115,6 +115,16 @@ def test_full_stdout_is_exit_2(tmp_path: Path) -> None:
     assert_refused(result, "cannot write to standard output", "No space left")
 
 
+def test_an_ascii_stdout_says_what_to_do(tmp_path: Path) -> None:
+    """A report holds non-ASCII text; an ASCII stdout cannot take it: one line that says
+    how to get it (-o FILE, or a UTF-8 stdout), and -o works."""
+    env = {"PYTHONIOENCODING": "ascii"}
+    result = run("recommend", "--example", EXAMPLE, "--probes", "none", cwd=tmp_path, env=env)
+    assert_refused(result, "encoding (ascii) cannot hold the output", "-o FILE")
+    args = ["recommend", "--example", EXAMPLE, "--probes", "none", "-o", "r.md"]
+    assert run(*args, cwd=tmp_path, env=env).code == 0
+
+
 def test_an_ascii_stdout_that_is_full_is_still_one_line(tmp_path: Path) -> None:
     """With PYTHONIOENCODING=ascii click writes to the bytes underneath; they are guarded too."""
     with open("/dev/full", "w") as full:

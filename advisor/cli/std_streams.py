@@ -71,6 +71,12 @@ class GuardedStdout:
             return action(self.stream)
         except BrokenPipeError:
             raise
+        except UnicodeEncodeError as exc:
+            raise InputError(
+                f"standard output's encoding ({exc.encoding}) cannot hold the output; use "
+                "-o FILE (always UTF-8) or set PYTHONIOENCODING=utf-8",
+                field="stdout",
+            ) from None
         except (OSError, ValueError) as exc:  # silenced by the caller that reports it
             reason = os_reason(exc) if isinstance(exc, OSError) else str(exc)
             raise InputError(f"cannot write to standard output: {reason}", field="stdout") from None
