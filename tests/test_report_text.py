@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -142,21 +143,27 @@ def test_mermaid_labels_cannot_break_out() -> None:
     assert nice_max([155, 156]) == 200 and nice_max([0.5]) == 0.6
 
 
-def test_a_flip_of_the_situation_reads_as_a_condition() -> None:
+def _flip(path: str, old: object, new: object, category: str, kind: str = "answer") -> Any:
+    """A Flip to JAX with the fields section 7 reads."""
     from advisor.model.decision import Flip
+
+    return Flip(
+        path=path,
+        kind=kind,
+        category=category,
+        from_value=old,
+        to_value=new,
+        description="",
+        cost=1.0,
+        new_winner="jax",
+    )
+
+
+def test_a_flip_of_the_situation_reads_as_a_condition() -> None:
     from advisor.report.changes import flip_text
 
-    def flip(path: str, old: object, new: object, category: str = "situation") -> Flip:
-        return Flip(
-            path=path,
-            kind="answer",
-            category=category,
-            from_value=old,
-            to_value=new,
-            description="",
-            cost=1.0,
-            new_winner="jax",
-        )
+    def flip(path: str, old: object, new: object, category: str = "situation") -> Any:
+        return _flip(path, old, new, category)
 
     assert flip_text(flip("existing_code", ["tf1"], [])) == "if existing_code did not include 'tf1'"
     assert flip_text(flip("existing_code", [], ["jax"])) == "if existing_code included 'jax'"
@@ -203,21 +210,11 @@ def test_a_list_not_given_is_offered_whole() -> None:
 def test_the_answers_a_flip_names_are_explained_from_the_model() -> None:
     """Section 7 says what each answer it names means, in the model's own words, once
     each and in the order named; a priority is already named in words."""
-    from advisor.model.decision import Flip
     from advisor.model.profile import Profile
     from advisor.report.changes import field_meanings
 
-    def flip(path: str, kind: str = "answer") -> Flip:
-        return Flip(
-            path=path,
-            kind=kind,
-            category="priority" if kind == "priority" else "plan",
-            from_value=None,
-            to_value=True,
-            description="",
-            cost=1.0,
-            new_winner="jax",
-        )
+    def flip(path: str, kind: str = "answer") -> Any:
+        return _flip(path, None, True, "priority" if kind == "priority" else "plan", kind)
 
     meanings = field_meanings(
         [

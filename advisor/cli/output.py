@@ -79,10 +79,10 @@ def _inside(path: str, folder: str, *, top_only: bool = False) -> bool:
     try:
         if not os.path.isdir(folder):
             return False
-        root = os.path.realpath(folder)
-        target = os.path.realpath(os.path.dirname(os.path.abspath(path)) or ".")
-    except (OSError, ValueError):
+    except ValueError:
         return False
+    root = _resolved(folder)
+    target = _resolved(os.path.dirname(os.path.abspath(path)))  # the folder it lands in
     return target == root or (not top_only and target.startswith(root + os.sep))
 
 
