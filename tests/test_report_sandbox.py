@@ -78,6 +78,46 @@ def test_escaping_in_a_custom_html_template_encodes_braces(tmp_path: Path) -> No
     assert "{{" not in out and out.count("&#123;&#123;") == 3
 
 
+@pytest.mark.parametrize(
+    ("source", "inert"),
+    [
+        ("{{ profile.project.name|tojson }}", "\\u007b\\u007b"),
+        ("{{ profile.project.name|pprint }}", "\\u007b\\u007b"),
+        ("{{ profile.project.name|urlize }}", "&#123;&#123;"),
+        ("{{ {'title': profile.project.name}|xmlattr }}", "&#123;&#123;"),
+        ("{{ ('<i>%s</i>'|safe) % profile.project.name }}", "&#123;&#123;"),
+        ("{{ ('<i>'|safe) + profile.project.name }}", "&#123;&#123;"),
+        ("{{ profile.project.name|urlencode }}", "%7B%7B"),
+        ("{{ profile.project.name|upper|wordwrap(20) }}", "&#123;&#123;"),
+    ],
+)
+def test_no_brace_from_the_data_reaches_a_custom_html_page(
+    tmp_path: Path, source: str, inert: str
+) -> None:
+    """Filters that return safe HTML without the report's escaping (tojson, urlize,
+    xmlattr, Markup % and +) still cannot put the profile's '{{' on the page."""
+    out = _render(_template(tmp_path, source + "\n"), fmt="html")
+    assert "{{" not in out and "\ue07b" not in out
+    assert inert in out
+
+
+def test_the_templates_own_braces_and_markdown_output_are_left_alone(tmp_path: Path) -> None:
+    path = _template(tmp_path, "{% raw %}{{ x }}{% endraw %} {{ profile.project.name|tojson }}\n")
+    assert _render(path, fmt="html").startswith("{{ x }} ")
+    assert "{{ 7*7 }}" in _render(path)  # Markdown: the data as it is
+
+
+def test_wordwrap_works_and_is_capped(tmp_path: Path) -> None:
+    """wordwrap takes the environment first; the width cap keeps that working."""
+    assert _render(_template(tmp_path, "{{ 'aaa bbb ccc'|wordwrap(3) }}\n")).split() == [
+        "aaa",
+        "bbb",
+        "ccc",
+    ]
+    with pytest.raises(InputError, match="wordwrap width"):
+        _render(_template(tmp_path, "{{ 'a'|wordwrap(99999) }}\n"))
+
+
 def test_tilde_in_a_macro_keeps_the_autoescape_of_its_definition(tmp_path: Path) -> None:
     """As Jinja compiles it: the setting where '~' is written, not where it is called."""
     path = _template(

@@ -33,6 +33,7 @@ from markupsafe import Markup
 
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.errors import InputError
+from advisor.report.brace_shield import shield, unshield
 from advisor.report.jinja_options import options, report_globals
 from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
 
@@ -147,17 +148,28 @@ def _check_power(left: Any, right: Any) -> None:
 
 
 def _capped_filter(name: str, func: Any, param: str) -> Any:
-    def wrapper(value: Any, *args: Any, **kwargs: Any) -> Any:
+    """``func`` with its width argument capped; a filter Jinja passes the environment or
+    context to (``wordwrap``) keeps that first argument and its marker."""
+    passes = getattr(func, "jinja_pass_arg", None)
+
+    def capped(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any], call: Any) -> Any:
         width = args[0] if args else kwargs.get(param)
         _check_width(width, f"{name} {param}")
         if name == "indent" and _too_big(str(value)):
             raise SecurityError(f"a value of more than {MAX_STRING} characters")
-        result = func(value, *args, **kwargs)
+        result = call()
         if _too_big(result):
             raise SecurityError(f"'{name}' built more than {MAX_STRING} characters")
         return result
 
-    return wrapper
+    if passes is None:
+        return lambda value, *a, **k: capped(value, a, k, lambda: func(value, *a, **k))
+
+    def passing(first: Any, value: Any, *a: Any, **k: Any) -> Any:
+        return capped(value, a, k, lambda: func(first, value, *a, **k))
+
+    passing.jinja_pass_arg = passes  # type: ignore[attr-defined]
+    return passing
 
 
 def _capped_format(value: Any, *args: Any, **kwargs: Any) -> str:
@@ -302,12 +314,15 @@ def render_in_sandbox(
     try:
         parts: list[str] = []
         size = 0
-        for chunk in template.generate(**data):
+        for chunk in template.generate(**(shield(data) if html else data)):
             size += len(chunk)
             if size > MAX_OUTPUT:
                 raise SecurityError(f"the output is larger than {MAX_OUTPUT} characters")
             parts.append(chunk)
-        return "".join(parts)
+        text = unshield("".join(parts)) if html else "".join(parts)
+        if len(text) > MAX_OUTPUT:
+            raise SecurityError(f"the output is larger than {MAX_OUTPUT} characters")
+        return text
     except InputError:
         raise
     except SecurityError as exc:
