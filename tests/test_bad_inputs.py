@@ -24,6 +24,12 @@ PROFILES: dict[str, list[str]] = {
     "python_tag.yaml": [":1:", "not allowed", "python/object"],
     "python_name_tag.yaml": [":1:", "not allowed"],
     "custom_tag.yaml": [":1:", "not allowed"],
+    # explicit tags reach PyYAML's constructors (tracebacks, quadratic base-60, octal/hex)
+    "tag_int_hex.yaml": [":1:", "'!!int' is not allowed"],
+    "tag_timestamp.yaml": [":1:", "'!!timestamp' is not allowed"],
+    "tag_bool.yaml": [":1:", "'!!bool' is not allowed"],
+    "tag_base60.yaml": [":1:", "'!!int' is not allowed"],
+    "decimal_comma.yaml": [":2:", "model.parameters", "only separate thousands"],
     "wrong_type_list.yaml": [":1:", "domains", "list"],
     "wrong_type_int.yaml": [":2:", "team.size", "integer"],
     "wrong_type_section.yaml": [":1:", "team"],
@@ -135,6 +141,7 @@ RULE_PACKS: dict[str, list[str]] = {
     "rules_not_list.yaml": [":1:", "must be a list"],
     "rule_not_mapping.yaml": [":2:", "must be a mapping"],
     "python_tag.yaml": [":1:", "not allowed"],
+    "tag_in_condition.yaml": [":7:", "'!!int' is not allowed"],
 }
 
 
@@ -240,6 +247,7 @@ QUESTION_FILES: dict[str, list[str]] = {
     "missing_prompt.yaml": [":8:", "(purpose).prompt", "needs a 'prompt'"],
     "not_a_mapping.yaml": [":1:", "must be a mapping"],
     "python_tag.yaml": [":1:", "not allowed"],
+    "tag_in_prompt.yaml": [":3:", "'!!bool' is not allowed"],
     "questions_empty.yaml": ["questions", "non-empty list"],
     "tabs.yaml": [":2:", "tab"],
     "unknown_field.yaml": [":8:", "questions[2].field", "did you mean 'purpose'"],

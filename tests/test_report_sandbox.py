@@ -201,3 +201,18 @@ def test_cli_template_errors_exit_2_without_traceback(cli, tmp_path: Path) -> No
     code, out, _ = cli("recommend", str(PROFILE), "--probes", "none", "--template", str(good))
     assert code == 0
     assert out.strip() in ("pytorch", "jax", "tensorflow")
+
+
+def test_control_characters_from_the_data_never_reach_a_custom_report(tmp_path: Path) -> None:
+    """A raw {{ name }} in a custom Markdown template used to carry ESC and OSC sequences
+    from the profile into the file; the data is made inert before any template sees it."""
+    import yaml
+
+    profile = tmp_path / "ctl.yaml"
+    profile.write_text(
+        yaml.safe_dump({"project": {"name": "a\x1b[31mred\x1b]0;title\x07", "notes": "x\u202ey"}})
+    )
+    template = _template(tmp_path, "{{ profile.project.name }}|{{ profile.project.notes }}\n")
+    decision = decide(load_profile(str(profile)), None, load_ruleset([]), with_sensitivity=False)
+    out = render_report(decision, load_profile(str(profile)), None, template=str(template))
+    assert out.strip() == "a[31mred]0;title|xy"

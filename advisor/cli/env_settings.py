@@ -44,3 +44,19 @@ def check_environment(environ: dict[str, str] | None = None) -> None:
             f"unknown framework {clip(unknown[0], 40)!r} (one of {', '.join(FRAMEWORKS)} or all)",
             field=f"${hide_env}",
         )
+    if environ is None:
+        _check_cache_dir()
+
+
+def _check_cache_dir() -> None:
+    """A cache path the system cannot expand (``~nouser/x``, no home folder) is refused."""
+    from probes.run.cache import CACHE_ENV, cache_dir
+
+    try:
+        cache_dir()
+    except (RuntimeError, KeyError) as exc:
+        set_ = [n for n in (CACHE_ENV, "XDG_CACHE_HOME") if os.environ.get(n, "").strip()]
+        name = set_[0] if set_ else "HOME"
+        raise InputError(
+            f"the probe cache folder cannot be worked out: {clip(str(exc), 80)}", field=f"${name}"
+        ) from None

@@ -74,21 +74,42 @@ def _own_data() -> list[str]:
 
 
 def _inside(path: str, folder: str, *, top_only: bool = False) -> bool:
-    """True if ``path`` would be written inside the directory ``folder`` (links resolved;
-    ``top_only``: directly in it, not in a subfolder)."""
+    """True if ``path`` would be written inside the directory ``folder`` (``top_only``:
+    directly in it, not in a subfolder). The folder it lands in is resolved as the kernel
+    does (``link/..`` is the parent of the link's target, not the folder holding the
+    link), and compared by identity, so case or a second name for the folder cannot hide
+    it."""
     try:
         if not os.path.isdir(folder):
             return False
-    except ValueError:
+        root = os.stat(folder)
+        here = _resolved(os.path.dirname(path) or ".")
+    except (OSError, ValueError):
         return False
-    root = _resolved(folder)
-    target = _resolved(os.path.dirname(os.path.abspath(path)))  # the folder it lands in
-    return target == root or (not top_only and target.startswith(root + os.sep))
+    while True:
+        if _same_dir(here, root):
+            return True
+        if top_only:
+            return False
+        parent = os.path.dirname(here)
+        if parent == here:
+            return False
+        here = parent
+
+
+def _same_dir(path: str, root: os.stat_result) -> bool:
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return (info.st_dev, info.st_ino) == (root.st_dev, root.st_ino)
 
 
 def _resolved(path: str) -> str:
+    """``path`` with every link resolved in order (``realpath`` on the path as given: an
+    ``abspath`` first would drop ``link/..`` as text before the link is followed)."""
     try:
-        return os.path.realpath(os.path.abspath(path))
+        return os.path.realpath(path)
     except (OSError, ValueError):
         return path
 

@@ -13,6 +13,15 @@ from advisor.io.safe_read import path_kind
 from advisor.model.errors import InputError
 
 
+def _entries(directory: Path) -> list[Path]:
+    """A folder's entries, sorted; a folder that cannot be listed is a one-line error."""
+    try:
+        return sorted(directory.iterdir())
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise InputError(f"cannot list this rule pack folder: {why}", path=str(directory)) from None
+
+
 def rule_files(directory: Path) -> list[Path]:
     """The rule files of a pack: every *.yaml/*.yml entry except pack.yaml, sorted."""
     kind = path_kind(directory)
@@ -20,9 +29,9 @@ def rule_files(directory: Path) -> list[Path]:
         raise InputError("no such rule pack directory", path=str(directory))
     if kind != "dir":
         return [directory]  # a single file: the bounded reader refuses anything irregular
-    return sorted(
-        p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.name != "pack.yaml"
-    )
+    return [
+        p for p in _entries(directory) if p.suffix in (".yaml", ".yml") and p.name != "pack.yaml"
+    ]
 
 
 def check_user_pack(directory: Path) -> None:
@@ -39,7 +48,7 @@ def check_user_pack(directory: Path) -> None:
             "criteria, the decision model); move its rules into another file or remove it",
             path=str(meta),
         )
-    for entry in sorted(directory.iterdir()):
+    for entry in _entries(directory):
         if entry.suffix.lower() in (".yaml", ".yml") and entry.suffix not in (".yaml", ".yml"):
             raise InputError(
                 "rule files end in .yaml or .yml, in lower case; this one would be skipped",
@@ -47,7 +56,7 @@ def check_user_pack(directory: Path) -> None:
             )
     data = directory / "data"
     if path_kind(data) == "dir":
-        for entry in sorted(data.iterdir()):
+        for entry in _entries(data):
             looks_read = entry.suffix.lower() in (".yaml", ".yml")
             if looks_read and entry.name != "consistency.yaml":
                 raise InputError(

@@ -41,6 +41,7 @@ def check_output(path: str, *, force: bool) -> None:
         info = None
     except OSError as exc:
         raise InputError(os_reason(exc), path=name) from None
+    _check_not_system(path, info)
     if info is not None:
         _check_existing(path, info, force)
     parent = os.path.dirname(path) or "."
@@ -52,6 +53,26 @@ def check_output(path: str, *, force: bool) -> None:
         raise InputError(f"not a directory: {parent}", path=name)
     if not os.access(parent, os.W_OK | os.X_OK):
         raise InputError("permission denied (cannot write here)", path=name)
+
+
+_SYSTEM = ("/dev", "/proc", "/sys")  # devices and kernel views, never a report's home
+
+
+def _check_not_system(path: str, info: os.stat_result | None) -> None:
+    """Refuse a path in /dev, /proc or /sys, or a link into them (``/dev/stdout``): with
+    --force the report would replace the system's link, not reach the stream."""
+    try:
+        where = os.path.realpath(os.path.dirname(path) or ".")
+        target = os.path.realpath(path) if info is not None else where
+    except (OSError, ValueError):
+        return
+    for place in (where, target):
+        if any(place == root or place.startswith(root + "/") for root in _SYSTEM):
+            raise InputError(
+                "is a device, stream or system file (under /dev, /proc or /sys); write the "
+                "report to stdout with '-' (or no -o) or give a file path",
+                path=path,
+            )
 
 
 def _check_existing(path: str, info: os.stat_result, force: bool) -> None:
@@ -87,12 +108,13 @@ def write_atomic(path: str, text: str, *, force: bool = False, private: bool = F
     parent = os.path.dirname(name) or "."
     tmp_name = None
     try:
+        mode = 0o600 if private else _kept_mode(name) if force else 0o666 & ~_umask()
         fd, tmp_name = tempfile.mkstemp(prefix=".advisor-", suffix=".tmp", dir=parent)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), mode)  # on the open file: no path to swap meanwhile
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp_name, 0o600 if private else 0o666 & ~_umask())
         if force:
             os.replace(tmp_name, name)
         else:
@@ -142,6 +164,16 @@ def _renameat2_noreplace(src: str, dst: str) -> bool:
     if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
         return False  # this kernel or file system cannot do it: link + unlink instead
     raise OSError(err, os.strerror(err), dst)
+
+
+def _kept_mode(name: str) -> int:
+    """The permission bits of the regular file ``--force`` replaces (a report kept private
+    stays private); a new file's are the umask's."""
+    try:
+        info = os.stat(name)
+    except (OSError, ValueError):
+        return 0o666 & ~_umask()
+    return stat.S_IMODE(info.st_mode) & 0o777 if stat.S_ISREG(info.st_mode) else 0o666 & ~_umask()
 
 
 def _umask() -> int:

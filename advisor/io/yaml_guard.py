@@ -40,6 +40,8 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
     stack: list[list[Any]] = []
     for event in yaml.parse(text, Loader=loader):
         line = event.start_mark.line + 1 if event.start_mark else None
+        if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            _check_tag(event, name, line)
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             depth += 1
             if depth > MAX_DEPTH:
@@ -110,6 +112,23 @@ def _count_entry(stack: list[list[Any]], name: str, line: int | None) -> None:
             raise InputError(
                 f"a YAML list or mapping has more than {MAX_ENTRIES} entries", path=name, line=line
             )
+
+
+_STANDARD = "tag:yaml.org,2002:"
+
+
+def _check_tag(event: Any, name: str, line: int | None) -> None:
+    """Refuse every explicit tag (``!!int 0x10``, ``!!timestamp``, ``!!python/...``, ``!x``):
+    a profile, rule pack or question file needs none, and tags bypass the number rules."""
+    tag = event.tag
+    if tag is None:
+        return  # no tag: a plain or quoted value, or an untagged list or mapping
+    shown = "!!" + tag[len(_STANDARD) :] if tag.startswith(_STANDARD) else tag
+    raise InputError(
+        f"YAML tag '{shown[:60]}' is not allowed: write the plain value without a tag",
+        path=name,
+        line=line,
+    )
 
 
 def _check_scalar(event: Any, name: str, line: int | None) -> None:

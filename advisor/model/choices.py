@@ -147,10 +147,24 @@ _COUNT = re.compile(
 MAX_COUNT_CHARS = 64
 
 
+# A comma separates thousands only (1,000,000 or 1,500M), never a decimal: '0,25' or '1,5B'
+# would silently become 25 or 15 billion.
+_THOUSANDS = re.compile(r"\s*[0-9]{1,3}(?:,[0-9]{3})+(?![0-9,]).*", re.DOTALL)
+
+
+def _without_separators(value: str) -> str:
+    if "," in value and not _THOUSANDS.fullmatch(value[: MAX_COUNT_CHARS + 1]):
+        raise ValueError(
+            "a comma may only separate thousands (1,000,000); write a decimal with a point "
+            "(0.25, 1.5B)"
+        )
+    return value.replace("_", "").replace(",", "")
+
+
 def parse_count(value: Any) -> Any:
     """Accept 7e9, '7e9', '7B', '350M', '1.5k' as parameter counts."""
     if isinstance(value, str):
-        text = value.replace("_", "").replace(",", "")
+        text = _without_separators(value)
         match = _COUNT.fullmatch(text) if len(text) <= MAX_COUNT_CHARS else None
         if not match:
             raise ValueError("expected a number such as 125000000, 350M, 7B or 1.5e11")
@@ -184,7 +198,7 @@ _SIZE_MB = {
 def parse_megabytes(value: Any) -> Any:
     """Accept 0.25, '256KB', '4 GB', '512MiB' as a size in MB."""
     if isinstance(value, str):
-        text = value.replace("_", "").replace(",", "")
+        text = _without_separators(value)
         match = _SIZE.fullmatch(text) if len(text) <= MAX_COUNT_CHARS else None
         unit = match.group(3).lower() if match else None
         if not match or unit not in _SIZE_MB:

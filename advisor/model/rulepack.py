@@ -65,9 +65,13 @@ class DatedSource(Strict):
     year: int = Field(ge=1990, le=2100)
 
 
+_FULL_DATE = re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}")
+
+
 def _month_text(value: Any) -> Any:
-    if isinstance(value, date):  # YAML reads an unquoted 2020-01-01 as a date
-        raise ValueError("write the month as a quoted 'YYYY-MM'")
+    """A month, not a day: a full date (a date object, or the text 2020-01-01) is refused."""
+    if isinstance(value, date) or (isinstance(value, str) and _FULL_DATE.fullmatch(value)):
+        raise ValueError("write the month as a quoted 'YYYY-MM' (a month, not a day)")
     return value
 
 

@@ -1,5 +1,5 @@
-"""Keep braces from report data out of a custom HTML template's output, whatever path
-the data takes.
+"""Keep braces (HTML) and control characters (both formats) from the report data out of
+a custom template's output, whatever path the data takes.
 
 A custom template can reach the data through filters that return safe HTML without
 passing the report's escaping (``tojson``, ``urlize``, ``xmlattr``, ``Markup % value``,
@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from advisor.report.text import drop_controls
+
 OPEN, CLOSE = "\ue07b", "\ue07d"  # private-use stand-ins for '{' and '}'
 _TO_DATA = str.maketrans({"{": OPEN, "}": CLOSE})
 # How a stand-in can reach the output: as itself, as a JSON/repr escape (tojson, pprint),
@@ -29,14 +31,17 @@ _OUT = (
 )
 
 
-def shield(value: Any) -> Any:
-    """A copy of JSON-like data with every brace in its texts (keys too) replaced."""
+def inert_data(value: Any, *, html: bool) -> Any:
+    """A copy of JSON-like report data for a custom template: control, bidi and invisible
+    characters dropped from every text (keys too), whatever filters the template uses,
+    and for HTML every brace replaced by its stand-in."""
     if isinstance(value, str):
-        return value.translate(_TO_DATA)
+        text = drop_controls(value)
+        return text.translate(_TO_DATA) if html else text
     if isinstance(value, dict):
-        return {shield(k): shield(v) for k, v in value.items()}
+        return {inert_data(k, html=html): inert_data(v, html=html) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return type(value)(shield(v) for v in value)
+        return type(value)(inert_data(v, html=html) for v in value)
     return value
 
 

@@ -18,7 +18,6 @@ from the separate process in :mod:`advisor.report.template_jail`.
 
 from __future__ import annotations
 
-import re
 import types
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,8 @@ from markupsafe import Markup
 
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.errors import InputError
-from advisor.report.brace_shield import shield, unshield
+from advisor.report.brace_shield import inert_data, unshield
+from advisor.report.format_limits import MAX_WIDTH, check_format
 from advisor.report.jinja_options import options, report_globals
 from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
 
@@ -41,16 +41,8 @@ MAX_STRING = 1_000_000  # characters (or items) one value may hold
 MAX_SEQUENCE_PRODUCT = 100_000  # longest string or list '*' may build
 MAX_EXPONENT = 100  # largest exponent '**' may take
 MAX_INT_BITS = 4096  # largest integer '*' and '**' may build
-MAX_WIDTH = 9_999  # largest field width or padding
 MAX_OUTPUT = 5_000_000  # characters a template may output
 
-# Linear scans: a %-conversion with a 5-digit width or precision; a {...:spec} field.
-_PERCENT_WIDTH = re.compile(r"%(?:\([^()%]*\))?[-#0 +]*(?:[0-9]{5,}|[0-9]*\.[0-9]{5,})")
-# a width or precision taken from an argument: '%*d', '%.*f', '{:>{w}}'
-_PERCENT_STAR = re.compile(r"%(?:\([^()%]*\))?[-#0 +]*(?:\*|[0-9]*\.\*)")
-_NESTED_SPEC = re.compile(r"(?<!\{)\{[^{}]*:[^{}]*\{")
-_BRACE_FIELD = re.compile(r"\{[^{}]*\}")
-_BIG_NUMBER = re.compile(r"[0-9]{5,}")
 _WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
 _WIDTH_FILTERS = {"center": "width", "indent": "width", "wordwrap": "width"}
 
@@ -59,24 +51,11 @@ def _too_big(value: Any) -> bool:
     return isinstance(value, (str, list, tuple)) and len(value) > MAX_STRING
 
 
-def _check_format(spec: Any, style: str = "%") -> None:
-    """Refuse a format string with a width or precision over ``MAX_WIDTH``."""
-    if not isinstance(spec, str):
-        return
-    spec = spec.replace("%%", "")  # a literal percent sign, not a conversion
-    too_wide = _PERCENT_WIDTH.search(spec) or any(
-        _BIG_NUMBER.search(field.partition(":")[2]) for field in _BRACE_FIELD.findall(spec)
-    )
-    if too_wide:
-        raise SecurityError(f"a format width or precision over {MAX_WIDTH} is not allowed")
-    taken = _PERCENT_STAR.search(spec) if style == "%" else _NESTED_SPEC.search(spec)
-    if taken:
-        raise SecurityError("a format width or precision taken from an argument is not allowed")
-
-
 def _check_width(value: Any, what: str) -> None:
-    if isinstance(value, int) and abs(value) > MAX_WIDTH:
-        raise SecurityError(f"{what} {value} is too large (limit {MAX_WIDTH})")
+    """A width (or, for ``indent``, an indentation string) may not exceed ``MAX_WIDTH``."""
+    size = len(value) if isinstance(value, str) else value
+    if isinstance(size, int) and abs(size) > MAX_WIDTH:
+        raise SecurityError(f"{what} {size} is too large (limit {MAX_WIDTH})")
 
 
 class CappedNamespace(Namespace):
@@ -102,7 +81,7 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
             if isinstance(right, (str, list, tuple)) and len(left) + len(right) > MAX_STRING:
                 raise SecurityError(f"'+' would build more than {MAX_STRING} characters or items")
         elif operator == "%":
-            _check_format(left)
+            check_format(left)
         result = super().call_binop(context, operator, left, right)
         if _too_big(result):
             raise SecurityError(f"'{operator}' built more than {MAX_STRING} characters or items")
@@ -112,7 +91,7 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
         """``str.format`` and ``format_map``: refuse huge widths before formatting."""
         wrapped = super().wrap_str_format(value)
         if wrapped is not None:
-            _check_format(value.__self__, "{}")
+            check_format(value.__self__, "{}")
         return wrapped
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
@@ -120,6 +99,11 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
             name = __obj.__name__
             if name in _WIDTH_METHODS and args:
                 _check_width(args[0], f"str.{name} width")
+            if name == "expandtabs":  # each tab may become that many spaces
+                tabs = __obj.__self__.count("\t")
+                size = args[0] if args and isinstance(args[0], int) else 8
+                if tabs * max(size, 1) > MAX_STRING:
+                    raise SecurityError(f"'expandtabs' would build over {MAX_STRING} characters")
         result = super().call(__context, __obj, *args, **kwargs)
         if _too_big(result):
             raise SecurityError(f"a call built more than {MAX_STRING} characters or items")
@@ -173,7 +157,7 @@ def _capped_filter(name: str, func: Any, param: str) -> Any:
 
 
 def _capped_format(value: Any, *args: Any, **kwargs: Any) -> str:
-    _check_format(value)
+    check_format(value)
     result = str(value) % (kwargs or args)
     if _too_big(result):
         raise SecurityError(f"'format' built more than {MAX_STRING} characters")
@@ -314,7 +298,7 @@ def render_in_sandbox(
     try:
         parts: list[str] = []
         size = 0
-        for chunk in template.generate(**(shield(data) if html else data)):
+        for chunk in template.generate(**inert_data(data, html=html)):
             size += len(chunk)
             if size > MAX_OUTPUT:
                 raise SecurityError(f"the output is larger than {MAX_OUTPUT} characters")

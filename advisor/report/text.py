@@ -39,6 +39,11 @@ def _clean(text: Any) -> str:
     return _ZERO_WIDTH.sub("", value)
 
 
+def drop_controls(text: str) -> str:
+    """``text`` without control, bidi and invisible characters (newlines and tabs kept)."""
+    return _ZERO_WIDTH.sub("", _CONTROL.sub("", text))
+
+
 def md_inline(text: Any) -> str:
     """Escape text for one line of Markdown, including inside a table cell."""
     value = " ".join(_clean(text).split())

@@ -102,30 +102,21 @@ print(json.dumps(out))
 
 def inspect(path: str) -> Interpreter:
     """Ask the interpreter at ``path`` what it is; InterpreterError when it cannot serve."""
-    exe = shutil.which(path) if os.sep not in path else path
+    exe = shutil.which(path) if os.sep not in path else os.path.abspath(path)
     if not exe or not Path(exe).exists():
         raise InterpreterError(f"--python {path}: no such file")
     if not os.access(exe, os.X_OK) or Path(exe).is_dir():
         raise InterpreterError(f"--python {path}: not an executable file")
     spec = {fw: [IMPORT_NAME[fw], list(DISTRIBUTIONS[fw])] for fw in FRAMEWORKS}
     try:
-        proc = subprocess.run(
-            [exe, "-E", "-c", _SCRIPT, json.dumps(spec)],
-            cwd=tempfile.gettempdir(),
-            capture_output=True,
-            text=True,
-            timeout=INSPECT_TIMEOUT,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-        info = json.loads(proc.stdout.strip().splitlines()[-1])
+        info = _answer([exe, "-E", "-c", _SCRIPT, json.dumps(spec)])
     except subprocess.TimeoutExpired:
         raise InterpreterError(
             f"--python {path}: did not answer within {INSPECT_TIMEOUT:.0f} s"
         ) from None
-    except (OSError, ValueError, IndexError):
+    except (OSError, ValueError, IndexError, RecursionError):
         raise InterpreterError(f"--python {path}: not a working Python interpreter") from None
-    version = tuple(int(v) for v in info.get("version", [0, 0, 0]))
+    version = tuple(info["version"])
     text = ".".join(str(v) for v in version)
     if version[:2] < MIN_PYTHON:
         raise InterpreterError(
@@ -149,6 +140,50 @@ def inspect(path: str) -> Interpreter:
         frameworks,
         own=False,
     )
+
+
+MAX_ANSWER = 1 << 20  # bytes an interpreter may print while it is asked what it is
+
+
+def _answer(command: list[str]) -> dict[str, Any]:
+    """Run ``command`` and read its last line as the interpreter's answer: output is capped
+    (a program that floods stdout is stopped by RLIMIT_FSIZE, where the system has it) and
+    the answer must have the shape our script prints, or ValueError."""
+    with tempfile.TemporaryFile() as out:
+        subprocess.run(
+            command,
+            cwd=tempfile.gettempdir(),
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+            timeout=INSPECT_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+            check=False,
+            preexec_fn=_cap_output if hasattr(os, "fork") else None,
+        )
+        out.seek(0)
+        text = out.read(MAX_ANSWER).decode("utf-8", "replace")
+    info = json.loads(text.strip().splitlines()[-1])
+    version = info.get("version") if isinstance(info, dict) else None
+    if not (
+        isinstance(version, list)
+        and 2 <= len(version) <= 3
+        and all(type(v) is int and 0 <= v < 1000 for v in version)
+    ):
+        raise ValueError("not our script's answer")
+    numpy = info.get("numpy")
+    found = info.get("frameworks", {})
+    if not (numpy is None or isinstance(numpy, str)) or not isinstance(found, dict):
+        raise ValueError("not our script's answer")
+    info["frameworks"] = {
+        fw: found.get(fw) if isinstance(found.get(fw), str) else None for fw in FRAMEWORKS
+    }
+    return info
+
+
+def _cap_output() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_ANSWER, MAX_ANSWER))
 
 
 def resolve(paths: list[str] | None) -> tuple[list[Interpreter], list[str]]:

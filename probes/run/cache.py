@@ -119,8 +119,8 @@ def load(path: Path, key: Mapping[str, Any]) -> tuple[dict[str, Any], str] | Non
         with os.fdopen(fd, "rb") as handle:
             fd = -1
             data = json.loads(handle.read().decode("utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return None  # unreadable, corrupted or absurdly nested: rebuilt
     finally:
         if fd >= 0:
             os.close(fd)

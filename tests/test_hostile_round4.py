@@ -1,0 +1,181 @@
+"""Fourth round of attacks on SECURITY.md: output paths, interpreters, caches, numbers,
+dates and format strings. Each test is a reproducer from the round, now refused cleanly."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+from hostile_support import ROOT
+from jinja2.exceptions import SecurityError
+
+from advisor.decide import pack_layout
+from advisor.io.safe_yaml import load_yaml_text
+from advisor.model.choices import parse_count, parse_megabytes
+from advisor.model.errors import InputError
+from advisor.report.format_limits import check_format
+from probes.env.interpreter import InterpreterError, inspect
+from probes.run import cache
+
+RULES = ROOT / "rules"
+
+
+def _one_line_error(code: int, out: str, err: str, *fragments: str) -> None:
+    assert code == 2, err
+    assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    for fragment in fragments:
+        assert fragment in err, err
+
+
+def test_a_link_and_dotdot_cannot_carry_the_output_into_bundled_rules(run_advisor, tmp_path):
+    """``link/..`` is the parent of the link's target for the kernel, whatever the text
+    says: the folder check resolves it the same way."""
+    (tmp_path / "lnk").symlink_to(RULES / "data", target_is_directory=True)
+    for name, extra in (("evil.yaml", []), ("production.yaml", ["--force"])):
+        before = (RULES / name).read_bytes() if (RULES / name).exists() else None
+        proc = run_advisor(
+            "recommend", "--example", "student-starter", "--probes", "none",
+            "-o", f"lnk/../{name}", *extra, cwd=tmp_path,
+        )  # fmt: skip
+        _one_line_error(proc.returncode, proc.stdout, proc.stderr, "inside a folder")
+        after = (RULES / name).read_bytes() if (RULES / name).exists() else None
+        assert after == before
+
+
+def test_a_link_and_dotdot_cannot_add_a_rule_file_to_a_user_pack(cli, tmp_path, monkeypatch):
+    pack = tmp_path / "pack"
+    (pack / "notes").mkdir(parents=True)
+    (tmp_path / "lnk").symlink_to(pack / "notes", target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli(
+        "recommend", "--example", "student-starter", "--probes", "none",
+        "--rules", str(pack), "-o", "lnk/../x.yaml",
+    )  # fmt: skip
+    _one_line_error(code, out, err, "part of the rule pack")
+    assert not (pack / "x.yaml").exists()
+
+
+def test_dev_stdout_is_never_replaced(cli, tmp_path: Path) -> None:
+    """With --force the report would replace the system's /dev/stdout link (as root)."""
+    for extra in ([], ["--force"]):
+        code, out, err = cli(
+            "recommend", "--example", "student-starter", "--probes", "none",
+            "-o", "/dev/stdout", *extra,
+        )  # fmt: skip
+        _one_line_error(code, out, err, "device, stream or system file")
+    assert os.path.islink("/dev/stdout") or not os.path.exists("/dev/stdout")
+
+
+def test_force_keeps_the_permissions_of_the_file_it_replaces(cli, tmp_path: Path) -> None:
+    private = tmp_path / "private.md"
+    private.write_text("secret")
+    private.chmod(0o600)
+    code, _, err = cli(
+        "recommend", "--example", "student-starter", "--probes", "none",
+        "-o", str(private), "--force",
+    )  # fmt: skip
+    assert code == 0, err
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    assert "Framework recommendation" in private.read_text()
+
+
+def test_an_unlistable_pack_folder_is_a_one_line_error(monkeypatch, tmp_path: Path) -> None:
+    def refuse(self: Path):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    with pytest.raises(InputError, match="cannot list this rule pack folder: Permission denied"):
+        pack_layout.rule_files(tmp_path)
+
+
+def test_a_deeply_nested_cache_file_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    path.write_text("[" * 100_000)
+    path.chmod(0o600)
+    tmp_path.chmod(0o700)
+    assert cache.load(path, {"k": 1}) is None
+
+
+def test_a_cache_path_that_cannot_be_expanded_is_refused(run_advisor) -> None:
+    proc = run_advisor(
+        "probe", "--level", "quick", env={"ADVISOR_CACHE_DIR": "~no-such-user-here/x"}
+    )
+    _one_line_error(proc.returncode, proc.stdout, proc.stderr, "$ADVISOR_CACHE_DIR")
+
+
+def test_a_relative_python_path_is_read_from_the_working_folder(tmp_path, monkeypatch) -> None:
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "python").symlink_to(sys.executable)
+    monkeypatch.chdir(tmp_path)
+    assert inspect("bin/python").path == str(tmp_path / "bin" / "python")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'echo "[1]"',
+        'echo \'{"version": "abc"}\'',
+        "echo '{\"version\": 5}'",
+        'echo \'{"version": [3, 12, 0], "numpy": 1, "frameworks": []}\'',
+        "yes",  # floods stdout: stopped at the output cap, not after a minute
+    ],
+)
+def test_an_interpreter_that_answers_oddly_is_refused(tmp_path: Path, body: str) -> None:
+    fake = tmp_path / "fakepy"
+    fake.write_text(f"#!/bin/sh\n{body}\n")
+    fake.chmod(0o755)
+    with pytest.raises(InterpreterError, match="not a working Python interpreter"):
+        inspect(str(fake))
+
+
+@pytest.mark.parametrize("text", ["0,25", "1,5B", "1,0,0", "12,34", "1,000,00"])
+def test_a_comma_is_never_a_silent_decimal(text: str) -> None:
+    with pytest.raises(ValueError, match="only separate thousands"):
+        parse_count(text)
+    with pytest.raises(ValueError, match="only separate thousands"):
+        parse_megabytes(text)
+
+
+def test_a_comma_still_separates_thousands() -> None:
+    assert parse_count("1,000,000") == 1e6
+    assert parse_count("1,500M") == 1.5e9
+    assert parse_megabytes("1,024MB") == 1024
+
+
+def test_dates_stay_text_so_the_model_judges_them() -> None:
+    """A project named 2024-13-45 is a name, not a date the YAML reader fails to build."""
+    doc = load_yaml_text("project: {name: 2024-13-45}\nchecked: 2026-11-30\n")
+    assert doc.data == {"project": {"name": "2024-13-45"}, "checked": "2026-11-30"}
+
+
+@pytest.mark.parametrize(
+    ("spec", "style", "why"),
+    [
+        ("{{{0:>{1}}}}", "{}", "taken from an argument"),  # a nested field after '{{'
+        ("{:\u0662\u0660\u0660\u0660\u0660\u0660\u0660}", "{}", "over 9999"),  # Arabic-Indic
+        ("%(a(b))2000000s", "%", "over 9999"),  # nested parentheses in the key
+        ("%(a(b(c)))*s", "%", "taken from an argument"),
+        ("%-0 +#.99999f", "%", "over 9999"),
+    ],
+)
+def test_format_widths_are_read_as_python_reads_them(spec: str, style: str, why: str) -> None:
+    with pytest.raises(SecurityError, match=why):
+        check_format(spec, style)
+
+
+@pytest.mark.parametrize(
+    ("spec", "style"),
+    [("%5d %-8.3f %% %(a)s", "%"), ("{:>10}|{:08.3f}|{{x}}|{:,}", "{}"), ("100%%", "%")],
+)
+def test_ordinary_formats_pass(spec: str, style: str) -> None:
+    check_format(spec, style)
+
+
+def test_interpreter_answers_are_json_the_script_prints(tmp_path: Path) -> None:
+    """The real interpreter's answer still reads (the shape check is not too strict)."""
+    info = inspect(sys.executable)
+    assert info.version.count(".") == 2 and json.dumps(info.to_json())
