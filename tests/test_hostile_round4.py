@@ -179,3 +179,51 @@ def test_interpreter_answers_are_json_the_script_prints(tmp_path: Path) -> None:
     """The real interpreter's answer still reads (the shape check is not too strict)."""
     info = inspect(sys.executable)
     assert info.version.count(".") == 2 and json.dumps(info.to_json())
+
+
+@pytest.mark.parametrize(
+    "name", ["a\u2028b\x85c", "right\u202eleft", "tag\U000e0041s", "zw\u200bsp", "{{ 7*7 }}"]
+)
+def test_ask_writes_hidden_characters_as_escapes_and_reads_them_back(name: str) -> None:
+    """`ask -o` wrote U+202E raw and turned NEL/U+2028 into spaces on the way back."""
+    from advisor.io.profile_writer import profile_yaml
+    from advisor.model.profile import Profile
+
+    text = profile_yaml(Profile.model_validate({"project": {"name": name}}))
+    assert not any(ch in text for ch in "\u2028\x85\u202e\U000e0041\u200b")
+    assert load_yaml_text(text).data["project"]["name"] == name
+
+
+def test_zero_width_joiners_stay_as_typed() -> None:
+    from advisor.io.profile_writer import profile_yaml
+    from advisor.model.profile import Profile
+
+    name = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # Persian needs ZWNJ
+    assert f"name: {name}" in profile_yaml(Profile.model_validate({"project": {"name": name}}))
+
+
+def test_a_file_name_that_is_not_utf8_keeps_json_strict(cli, tmp_path: Path) -> None:
+    """The name's lone surrogate is written as the text \\udcff, not a JSON escape that
+    strict parsers refuse."""
+    profile = Path(os.fsdecode(bytes(tmp_path) + b"/bad\xff.yaml"))
+    profile.write_text("purpose: research\n")
+    out = tmp_path / "r.json"
+    code, _, err = cli("recommend", str(profile), "--probes", "none", "--format", "json",
+                       "-o", str(out))  # fmt: skip
+    assert code == 0, err
+    raw = out.read_bytes().decode("utf-8")  # valid UTF-8
+    data = json.loads(raw)
+    assert "\\udcff" in json.dumps(data) and "\\\\udcff" in raw
+
+
+def test_a_user_pack_may_not_hold_more_than_a_file_may(cli, tmp_path: Path) -> None:
+    """Ten files of 1.1 MB each took 22 s and 530 MB before their error; the total is
+    capped before any file is parsed."""
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    for i in range(3):
+        (pack / f"r{i}.yaml").write_text("rules: []\n#" + "x" * 2_000_000 + "\n")
+    code, out, err = cli(
+        "recommend", "--example", "student-starter", "--probes", "none", "--rules", str(pack)
+    )
+    _one_line_error(code, out, err, "over 5 MB together")

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from advisor.cli.options import progress, python_option
 from advisor.cli.output import emit
 from advisor.frameworks import FRAMEWORKS
-from advisor.model.terminal_text import for_terminal
+from advisor.model.terminal_text import json_document
 
 
 @click.command()
@@ -71,7 +69,7 @@ def probe(
     )
     assert run is not None  # 'none' is not a choice of --level
     if fmt == "json":
-        text = for_terminal(json.dumps(run, indent=2, ensure_ascii=False)) + "\n"
+        text = json_document(run)
     else:
         from advisor.report.render import render_template
 

@@ -74,8 +74,30 @@ def user_packs(core: Path, extra: list[Path]) -> list[Path]:
         if path_kind(directory) == "dir" and directory.resolve() == core.resolve():
             continue
         check_user_pack(directory)
+        _check_pack_size(directory)
         out.append(directory)
     return out
+
+
+MAX_PACK_BYTES = 5 * 1024 * 1024  # a user pack's files together: one file's own limit
+
+
+def _check_pack_size(directory: Path) -> None:
+    """Refuse a user pack whose files hold more than ``MAX_PACK_BYTES`` before any is
+    parsed: each file is bounded alone, but parsing keeps every file in memory (about 50
+    times its size) until the pack is checked."""
+    total = 0
+    for path in files_read(directory):
+        try:
+            total += os.stat(path).st_size
+        except (OSError, ValueError):
+            continue  # missing or odd: the bounded reader says so
+        if total > MAX_PACK_BYTES:
+            raise InputError(
+                f"the rule pack's files hold over {MAX_PACK_BYTES // (1024 * 1024)} MB "
+                "together; split it or trim it",
+                path=str(directory),
+            )
 
 
 def files_read(directory: Path) -> list[str]:

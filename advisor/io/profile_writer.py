@@ -6,13 +6,19 @@
 - ``annotated`` (the report's appendix): every value filled in as a flow value. A value the
   profile did not give is shown commented out (``# name: value  # not said``), so the text
   read back gives the same answers; ``# default`` marks a given answer equal to the
-  default. Strings escape line separators and braces
-  as ``\\uXXXX`` (which YAML reads back), so no template engine sees ``{{`` or ``{%``.
+  default. Strings escape braces as ``\\uXXXX`` (which YAML reads back), so no template
+  engine sees ``{{`` or ``{%``.
+
+In both styles a text holding characters a reader cannot see or that YAML reads as line
+breaks (C1 controls, NEL, bidi controls, U+2028/9, zero-width and tag characters) is
+written double-quoted with those characters as escapes: the file is inert and reads back
+the same text.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -20,6 +26,7 @@ from pydantic import BaseModel
 from advisor.io.safe_yaml import dump_yaml
 from advisor.model.profile import Profile
 from advisor.model.said import said_paths
+from advisor.model.terminal_text import INVISIBLE
 
 Style = Literal["commented", "annotated"]
 DEFAULT_HEADER = "Project profile for advisor, written by `advisor ask`."
@@ -77,6 +84,8 @@ def _model_lines(
             _model_lines(
                 annotation, data[name], defaults[name], depth + 1, out, style, said, path + "."
             )
+        elif commented and _has_hidden(data[name]):  # escaped, so it reads back the same
+            out.append(f"{pad}{name}: {flow_scalar(data[name])}")
         elif commented:
             chunk = dump_yaml({name: data[name]}).rstrip("\n").splitlines()
             out.extend(pad + line for line in chunk)
@@ -95,7 +104,24 @@ def flow_scalar(value: Any) -> str:
         items = (f"{flow_scalar(str(k))}: {flow_scalar(v)}" for k, v in value.items())
         return "{" + ", ".join(items) + "}"
     text = json.dumps(value, ensure_ascii=False)
+    return _ESCAPED.sub(_escape, text) if isinstance(value, str) else text
+
+
+# Written as YAML escapes: braces (no template engine sees '{{'), and the characters a
+# reader cannot see or that YAML reads as line breaks (C1, NEL, bidi controls, U+2028/9,
+# zero-width and tag characters), so the file is inert and reads back the same text.
+# ZWNJ and ZWJ stay as typed: Persian, Indic scripts and emoji need them.
+_HIDDEN = f"(?![\u200c\u200d])[\x80-\x9f{INVISIBLE}]"
+_ESCAPED = re.compile(f"[{{}}]|{_HIDDEN}")
+_HAS_HIDDEN = re.compile(_HIDDEN)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _has_hidden(value: Any) -> bool:
     if isinstance(value, str):
-        for ch in ("\u2028", "\u2029", "\u0085", "{", "}"):
-            text = text.replace(ch, f"\\u{ord(ch):04x}")
-    return text
+        return bool(_HAS_HIDDEN.search(value))
+    return isinstance(value, list) and any(_has_hidden(v) for v in value)

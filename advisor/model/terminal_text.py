@@ -9,6 +9,7 @@ of sending it. :func:`clip` keeps an echoed value to one short piece of a line.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -71,3 +72,15 @@ def for_terminal(text: str) -> str:
     """A whole document made safe for a terminal: newlines and tabs kept, every other
     control shown as ``\\uXXXX`` (which is also a valid escape inside a JSON string)."""
     return _UNSAFE_KEEP_LINES.sub(_json_escape, text)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_document(data: Any) -> str:
+    """``data`` as indented JSON, inert in a terminal (see ``for_terminal``). A lone
+    surrogate (a file name that is not valid UTF-8, read with surrogateescape) becomes
+    the visible text ``\\udcff`` with its backslash escaped, so strict JSON parsers accept
+    the file and read back what a terminal showed."""
+    text = for_terminal(json.dumps(data, indent=2, ensure_ascii=False))
+    return _LONE_SURROGATE.sub(lambda m: f"\\\\u{ord(m.group(0)):04x}", text) + "\n"

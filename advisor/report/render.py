@@ -8,7 +8,6 @@ it renders in a sandbox with a clear InputError for every problem.
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import date
 from typing import Any
@@ -20,7 +19,7 @@ from advisor.model.decision import Decision
 from advisor.model.errors import InputError
 from advisor.model.measurements import ProbeRun
 from advisor.model.profile import Profile
-from advisor.model.terminal_text import for_terminal
+from advisor.model.terminal_text import json_document
 from advisor.report.context import ReportInput, build_report
 from advisor.report.jinja_options import options, report_globals
 from advisor.report.knowledge import knowledge
@@ -109,7 +108,7 @@ def render_data(data: dict[str, Any], *, fmt: str = "markdown", template: str | 
             )
         return render_custom_template(template, data, html=fmt == "html")
     if fmt == "json":  # controls and bidi marks as \uXXXX: the same data, inert anywhere
-        return for_terminal(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
+        return json_document(data)
     if fmt not in TEMPLATES:
         raise InputError(f"unknown format '{fmt}' (markdown, html or json)", field="--format")
     env = bundled_environment(html=fmt == "html")
