@@ -227,3 +227,16 @@ def test_a_user_pack_may_not_hold_more_than_a_file_may(cli, tmp_path: Path) -> N
         "recommend", "--example", "student-starter", "--probes", "none", "--rules", str(pack)
     )
     _one_line_error(code, out, err, "over 5 MB together")
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/shm"), reason="no /dev/shm here")
+def test_folders_below_dev_such_as_shm_are_ordinary(cli) -> None:
+    target = f"/dev/shm/advisor-test-{os.getpid()}.md"
+    try:
+        code, _, err = cli(
+            "recommend", "--example", "student-starter", "--probes", "none", "-o", target
+        )
+        assert code == 0, err
+    finally:
+        if os.path.exists(target):
+            os.unlink(target)

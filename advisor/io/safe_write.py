@@ -55,24 +55,26 @@ def check_output(path: str, *, force: bool) -> None:
         raise InputError("permission denied (cannot write here)", path=name)
 
 
-_SYSTEM = ("/dev", "/proc", "/sys")  # devices and kernel views, never a report's home
+_KERNEL = ("/proc", "/sys")  # kernel views: never a report's home
 
 
 def _check_not_system(path: str, info: os.stat_result | None) -> None:
-    """Refuse a path in /dev, /proc or /sys, or a link into them (``/dev/stdout``): with
-    --force the report would replace the system's link, not reach the stream."""
+    """Refuse a path in /dev itself, /proc or /sys, or a link into /dev or /proc
+    (``/dev/stdout``, ``/dev/fd/1``): with --force the report would replace the system's
+    link, not reach the stream. Folders below /dev such as /dev/shm are ordinary."""
     try:
         where = os.path.realpath(os.path.dirname(path) or ".")
-        target = os.path.realpath(path) if info is not None else where
+        target = os.path.realpath(path) if info is not None and stat.S_ISLNK(info.st_mode) else ""
     except (OSError, ValueError):
         return
-    for place in (where, target):
-        if any(place == root or place.startswith(root + "/") for root in _SYSTEM):
-            raise InputError(
-                "is a device, stream or system file (under /dev, /proc or /sys); write the "
-                "report to stdout with '-' (or no -o) or give a file path",
-                path=path,
-            )
+    in_kernel = any(where == root or where.startswith(root + "/") for root in _KERNEL)
+    streams = target.startswith(("/proc/", "/dev/"))
+    if in_kernel or where == "/dev" or streams:
+        raise InputError(
+            "is a device, stream or system file (in /dev, /proc or /sys, or a link there); "
+            "write the report to stdout with '-' (or no -o) or give a file path",
+            path=path,
+        )
 
 
 def _check_existing(path: str, info: os.stat_result, force: bool) -> None:
