@@ -240,3 +240,113 @@ def test_folders_below_dev_such_as_shm_are_ordinary(cli) -> None:
     finally:
         if os.path.exists(target):
             os.unlink(target)
+
+
+# --- Round 5: attacks on the round-4 fixes ------------------------------------------------
+
+
+def test_a_bare_interpreter_name_found_through_a_relative_path_entry_runs_that_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PATH=relbin:... made `which` return relbin/py, which then ran from the temp folder."""
+    (tmp_path / "relbin").mkdir()
+    (tmp_path / "relbin" / "mypy3").symlink_to(sys.executable)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "relbin" + os.pathsep + os.environ.get("PATH", ""))
+    assert inspect("mypy3").path == str(tmp_path / "relbin" / "mypy3")
+
+
+def test_an_interpreter_found_on_path_is_an_input(cli, tmp_path, monkeypatch) -> None:
+    (tmp_path / "bin").mkdir()
+    interp = tmp_path / "bin" / "mypy3"
+    interp.symlink_to(sys.executable)
+    monkeypatch.setenv("PATH", str(tmp_path / "bin") + os.pathsep + os.environ["PATH"])
+    code, out, err = cli(
+        "recommend", "--example", "student-starter", "--probes", "none",
+        "--python", "mypy3", "-o", str(interp), "--force",
+    )  # fmt: skip
+    _one_line_error(code, out, err, "is also an input")
+    assert interp.is_symlink()
+
+
+def test_an_interpreter_that_forks_leaves_nothing_running(tmp_path: Path) -> None:
+    marker = tmp_path / "alive"
+    fake = tmp_path / "fakepy"
+    fake.write_text(f"#!/bin/sh\n(sleep 30; touch {marker}) &\necho '[1]'\n")
+    fake.chmod(0o755)
+    with pytest.raises(InterpreterError):
+        inspect(str(fake))
+    import subprocess
+
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=False)
+    assert f"touch {marker}" not in ps.stdout
+
+
+@pytest.mark.parametrize("text", ["1,000.2,5B", "1,000.5,5", "1,000e,5", "12,345.6,7M"])
+def test_commas_after_the_thousands_groups_are_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="only separate thousands"):
+        parse_count(text)
+
+
+def test_an_equals_sign_is_text() -> None:
+    assert load_yaml_text("name: =\n").data == {"name": "="}
+
+
+@pytest.mark.parametrize("name", ["a\x7fb\u200bc", "a\ufffeb\u200b"])
+def test_every_hidden_character_is_escaped_so_the_file_reads_back(name: str) -> None:
+    from advisor.io.profile_writer import profile_yaml
+    from advisor.model.profile import Profile
+
+    text = profile_yaml(Profile.model_validate({"project": {"name": name}}))
+    assert load_yaml_text(text).data["project"]["name"] == name
+
+
+@pytest.mark.parametrize("checked", ["0", "1764460800"])
+def test_a_number_is_not_a_day(cli, tmp_path: Path, checked: str) -> None:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    rule = (ROOT / "tests" / "bad_inputs" / "rules" / "bad_id.yaml").read_text()
+    rule = rule.replace("id: eco-1", "id: ECO901").replace(
+        "    claim: A claim", f"    checked: {checked}\n    claim: A claim"
+    )
+    (pack / "mine.yaml").write_text(rule)
+    code, out, err = cli("rules", "check", str(pack))
+    _one_line_error(code, out, err, "checked", "YYYY-MM-DD")
+
+
+@pytest.mark.parametrize(("home", "why"), [("", "is empty"), ("rel/x", "not an absolute")])
+def test_an_empty_or_relative_home_is_refused(run_advisor, home: str, why: str) -> None:
+    env = {"HOME": home, "ADVISOR_CACHE_DIR": "", "XDG_CACHE_HOME": ""}
+    proc = run_advisor("probe", "--level", "quick", env=env)
+    _one_line_error(proc.returncode, proc.stdout, proc.stderr, "$HOME", why)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{{ ('%9999999d'.encode() % 1)|length }}",
+        "{{ 'x'.encode().center(99999999)|length }}",
+        "{{ ('x'.encode() * 250000000)|length }}",
+        "{{ ('x'|safe).center(999999)|length }}",
+        "{{ (('\\t' * 99999)|safe).expandtabs(999)|length }}",
+    ],
+)
+def test_bytes_and_safe_strings_are_capped_like_text(source: str) -> None:
+    from advisor.report.template_sandbox import render_in_sandbox
+
+    with pytest.raises(InputError, match="blocked by the sandbox"):
+        render_in_sandbox(source, "t.md", {}, html=False)
+
+
+def test_force_over_a_link_does_not_take_its_targets_mode(cli, tmp_path: Path) -> None:
+    target = tmp_path / "open.md"
+    target.write_text("x")
+    target.chmod(0o777)
+    link = tmp_path / "link.md"
+    link.symlink_to(target)
+    code, _, err = cli(
+        "recommend", "--example", "student-starter", "--probes", "none",
+        "-o", str(link), "--force",
+    )  # fmt: skip
+    assert code == 0, err
+    assert not link.is_symlink() and stat.S_IMODE(link.stat().st_mode) & 0o022 == 0

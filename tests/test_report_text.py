@@ -115,7 +115,10 @@ def test_links_only_http() -> None:
 
 
 def test_html_text_encodes_braces_and_tags() -> None:
-    assert str(html_text("<i>{{x}}</i>")) == "&lt;i&gt;&#123;&#123;x&#125;&#125;&lt;/i&gt;"
+    assert (
+        str(html_text("<i>{{x}}</i>"))
+        == "&lt;i&gt;&#123;&#8203;&#123;&#8203;x&#8203;&#125;&#8203;&#125;&lt;/i&gt;"
+    )
 
 
 def test_numbers() -> None:

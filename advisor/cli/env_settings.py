@@ -52,11 +52,19 @@ def _check_cache_dir() -> None:
     """A cache path the system cannot expand (``~nouser/x``, no home folder) is refused."""
     from probes.run.cache import CACHE_ENV, cache_dir
 
+    set_ = [n for n in (CACHE_ENV, "XDG_CACHE_HOME") if os.environ.get(n, "").strip()]
+    name = set_[0] if set_ else "HOME"
     try:
-        cache_dir()
+        folder = cache_dir()
     except (RuntimeError, KeyError) as exc:
-        set_ = [n for n in (CACHE_ENV, "XDG_CACHE_HOME") if os.environ.get(n, "").strip()]
-        name = set_[0] if set_ else "HOME"
         raise InputError(
             f"the probe cache folder cannot be worked out: {clip(str(exc), 80)}", field=f"${name}"
         ) from None
+    home_unset = name == "HOME" and os.environ.get("HOME", "x").strip() == ""  # '' means '/'
+    if home_unset or (name != CACHE_ENV and not folder.is_absolute()):  # an explicit one may be
+        why = "is empty" if home_unset else "is not an absolute path"
+        raise InputError(
+            f"{why}, so the probe cache folder would be {clip(str(folder), 80)!r}; set it to an "
+            "absolute path (or set ADVISOR_CACHE_DIR)",
+            field=f"${name}",
+        )

@@ -54,6 +54,14 @@ def check_destination(
             )
 
 
+def interpreter_paths(python: Sequence[str]) -> tuple[str, ...]:
+    """The files ``--python`` names, found as the probes find them (a bare name on PATH),
+    so ``-o`` can never replace an interpreter it runs."""
+    from probes.env.interpreter import locate
+
+    return tuple(locate(p) or p for p in python)
+
+
 def _own_data() -> list[str]:
     """The advisor's bundled data, which every command reads."""
     from advisor.resources import data_dir

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from advisor.cli.options import progress, python_option
-from advisor.cli.output import emit
+from advisor.cli.output import emit, interpreter_paths
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.terminal_text import json_document
 
@@ -57,7 +57,9 @@ def probe(
     from advisor.cli.output import check_destination
     from advisor.pipeline import measure
 
-    check_destination(output, force=force, inputs=tuple(python))  # never over an interpreter
+    check_destination(
+        output, force=force, inputs=interpreter_paths(python)
+    )  # never over an interpreter
     check_environment()
     run = measure(
         level,

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from advisor.cli.options import FORMATS, PROBE_LEVELS, progress, python_option
-from advisor.cli.output import emit
+from advisor.cli.output import emit, interpreter_paths
 from advisor.model.errors import InputError
 
 
@@ -78,7 +78,7 @@ def recommend(
     from advisor.pipeline import run_pipeline
 
     pack_files = [f for d in rule_dirs for f in files_read(Path(d))]
-    inputs = (profile, template, *pack_files, *python)
+    inputs = (profile, template, *pack_files, *interpreter_paths(python))
     check_destination(output, force=force, inputs=inputs, packs=rule_dirs)
     if as_of is not None:
         from advisor.decide.dating import check_view_month

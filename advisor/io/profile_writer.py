@@ -111,7 +111,7 @@ def flow_scalar(value: Any) -> str:
 # reader cannot see or that YAML reads as line breaks (C1, NEL, bidi controls, U+2028/9,
 # zero-width and tag characters), so the file is inert and reads back the same text.
 # ZWNJ and ZWJ stay as typed: Persian, Indic scripts and emoji need them.
-_HIDDEN = f"(?![\u200c\u200d])[\x80-\x9f{INVISIBLE}]"
+_HIDDEN = f"(?![\u200c\u200d])[\x7f-\x9f\ufffe\uffff{INVISIBLE}]"  # DEL, U+FFFE/F: not YAML
 _ESCAPED = re.compile(f"[{{}}]|{_HIDDEN}")
 _HAS_HIDDEN = re.compile(_HIDDEN)
 

@@ -172,7 +172,7 @@ def _kept_mode(name: str) -> int:
     """The permission bits of the regular file ``--force`` replaces (a report kept private
     stays private); a new file's are the umask's."""
     try:
-        info = os.stat(name)
+        info = os.lstat(name)  # a link is replaced, not its target: its target's mode is not ours
     except (OSError, ValueError):
         return 0o666 & ~_umask()
     return stat.S_IMODE(info.st_mode) & 0o777 if stat.S_ISREG(info.st_mode) else 0o666 & ~_umask()

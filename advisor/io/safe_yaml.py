@@ -39,8 +39,9 @@ _FLOAT = "tag:yaml.org,2002:float"
 # Dates stay text too: the models parse them, so '2024-13-45' is an error at its field and
 # line (a project named 2024-13-45 is a name), not a constructor failure with neither.
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_VALUE = "tag:yaml.org,2002:value"  # YAML 1.1's '=' scalar, which no constructor builds
 SafeLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag not in (_INT, _FLOAT, _TIMESTAMP)]
+    first: [(tag, rx) for tag, rx in resolvers if tag not in (_INT, _FLOAT, _TIMESTAMP, _VALUE)]
     for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
 }
 SafeLoader.add_implicit_resolver(

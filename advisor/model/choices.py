@@ -149,7 +149,9 @@ MAX_COUNT_CHARS = 64
 
 # A comma separates thousands only (1,000,000 or 1,500M), never a decimal: '0,25' or '1,5B'
 # would silently become 25 or 15 billion.
-_THOUSANDS = re.compile(r"\s*[0-9]{1,3}(?:,[0-9]{3})+(?![0-9,]).*", re.DOTALL)
+_THOUSANDS = re.compile(
+    r"\s*[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?\s*[a-z]*\s*", re.IGNORECASE
+)  # the whole text: commas in the integer part only, three digits after each
 
 
 def _without_separators(value: str) -> str:

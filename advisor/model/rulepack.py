@@ -50,6 +50,14 @@ class Evidence(Strict):
         description="Claim id in docs/sources.md, or PKG:name for rules/data/package_health.yaml.",
     )
 
+    @field_validator("checked", mode="before")
+    @classmethod
+    def _checked_is_a_day(cls, value: Any) -> Any:
+        """A day written as YYYY-MM-DD; a number is not read as seconds since 1970."""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise ValueError("write the day as YYYY-MM-DD")
+        return value
+
     @model_validator(mode="after")
     def _superseded_has_note(self) -> Evidence:
         if self.status == "superseded" and not self.superseded_by:

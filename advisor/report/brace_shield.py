@@ -5,7 +5,9 @@ A custom template can reach the data through filters that return safe HTML witho
 passing the report's escaping (``tojson``, ``urlize``, ``xmlattr``, ``Markup % value``,
 ``Markup + value``), so escaping at each filter cannot be complete. Instead, before the
 render every brace in the data becomes a private-use character, and after it each one
-becomes an entity (``&#123;``), a JSON or repr escape (``\\u007b``) or a percent escape
+becomes an entity with a zero-width space beside it (``&#123;&#8203;``: the browser
+decodes entities, so only braces that never touch keep ``{{`` from a client-side template
+engine reading the DOM), a JSON or repr escape (``\\u007b``) or a percent escape
 (``%7B``), depending on how the template wrote it out. Braces the template itself writes
 are left alone: the template is the user's own choice. A client-side template engine that
 reads the page therefore never sees ``{{`` that came from a profile or a rule pack.
@@ -15,15 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.report.text import drop_controls
+from advisor.report.text import HTML_CLOSE, HTML_OPEN, drop_controls
 
 OPEN, CLOSE = "\ue07b", "\ue07d"  # private-use stand-ins for '{' and '}'
 _TO_DATA = str.maketrans({"{": OPEN, "}": CLOSE})
 # How a stand-in can reach the output: as itself, as a JSON/repr escape (tojson, pprint),
 # or percent-encoded as UTF-8 (urlencode); each becomes the inert form of a brace there.
 _OUT = (
-    (OPEN, "&#123;"),
-    (CLOSE, "&#125;"),
+    (OPEN, HTML_OPEN),
+    (CLOSE, HTML_CLOSE),
     ("\\ue07b", "\\u007b"),
     ("\\ue07d", "\\u007d"),
     ("%EE%81%BB", "%7B"),

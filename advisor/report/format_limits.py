@@ -19,6 +19,8 @@ _FLAGS = "-#0 +"
 def check_format(spec: object, style: str = "%") -> None:
     """Raise SecurityError for a width or precision over ``MAX_WIDTH`` or one taken from
     an argument; ``style`` is ``"%"`` for %-formatting, ``"{}"`` for str.format."""
+    if isinstance(spec, bytes):  # b'%9999999d' % 1 formats the same way
+        spec = spec.decode("latin-1")
     if not isinstance(spec, str):
         return
     for number in _percent_numbers(spec) if style == "%" else _brace_numbers(spec):

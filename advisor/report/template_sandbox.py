@@ -48,7 +48,7 @@ _WIDTH_FILTERS = {"center": "width", "indent": "width", "wordwrap": "width"}
 
 
 def _too_big(value: Any) -> bool:
-    return isinstance(value, (str, list, tuple)) and len(value) > MAX_STRING
+    return isinstance(value, (str, bytes, list, tuple)) and len(value) > MAX_STRING
 
 
 def _check_width(value: Any, what: str) -> None:
@@ -77,8 +77,8 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
             _check_power(left, right)
         elif operator == "*":
             _check_product(left, right)
-        elif operator == "+" and isinstance(left, (str, list, tuple)):
-            if isinstance(right, (str, list, tuple)) and len(left) + len(right) > MAX_STRING:
+        elif operator == "+" and isinstance(left, (str, bytes, list, tuple)):
+            if isinstance(right, (str, bytes, list, tuple)) and len(left) + len(right) > MAX_STRING:
                 raise SecurityError(f"'+' would build more than {MAX_STRING} characters or items")
         elif operator == "%":
             check_format(left)
@@ -95,12 +95,13 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
         return wrapped
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(__obj, types.BuiltinMethodType) and isinstance(__obj.__self__, str):
-            name = __obj.__name__
+        owner = getattr(__obj, "__self__", None)  # str, bytes and Markup methods alike
+        if isinstance(owner, (str, bytes)) and not isinstance(__obj, type):
+            name = getattr(__obj, "__name__", "")
             if name in _WIDTH_METHODS and args:
                 _check_width(args[0], f"str.{name} width")
             if name == "expandtabs":  # each tab may become that many spaces
-                tabs = __obj.__self__.count("\t")
+                tabs = owner.count("\t" if isinstance(owner, str) else b"\t")
                 size = args[0] if args and isinstance(args[0], int) else 8
                 if tabs * max(size, 1) > MAX_STRING:
                     raise SecurityError(f"'expandtabs' would build over {MAX_STRING} characters")
@@ -112,7 +113,7 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
 
 def _check_product(left: Any, right: Any) -> None:
     for seq, count in ((left, right), (right, left)):
-        sized = isinstance(seq, (str, list, tuple)) and isinstance(count, int)
+        sized = isinstance(seq, (str, bytes, list, tuple)) and isinstance(count, int)
         if sized and len(seq) * count > MAX_SEQUENCE_PRODUCT:
             raise SecurityError(
                 f"'*' would build a sequence of {len(seq) * count} items "

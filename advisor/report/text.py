@@ -115,12 +115,18 @@ def mermaid_label(text: Any) -> str:
     return '"' + value[:60] + '"'
 
 
+# A brace from the data, in HTML. An entity alone is not enough: the browser decodes it,
+# and AngularJS or Vue compiling the page would read the DOM's '{{'. A zero-width space
+# beside each brace means no two data braces ever touch, in text or attributes alike.
+HTML_OPEN, HTML_CLOSE = "&#123;&#8203;", "&#8203;&#125;"
+
+
 def html_text(text: Any) -> Markup:
-    """HTML-escape, and also encode braces so no client-side template can see {{ }}."""
+    """HTML-escape, and break braces apart so no client-side template sees {{ }}."""
     if isinstance(text, Markup):
         return text
     escaped = str(escape(_clean(text)))
-    return Markup(escaped.replace("{", "&#123;").replace("}", "&#125;"))
+    return Markup(escaped.replace("{", HTML_OPEN).replace("}", HTML_CLOSE))
 
 
 def fmt_num(value: Any, digits: int = 3) -> str:

@@ -7,6 +7,7 @@ the framework there: a private copy of this package goes on their PYTHONPATH.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -100,9 +101,17 @@ print(json.dumps(out))
 """
 
 
+def locate(path: str) -> str | None:
+    """The absolute path ``--python path`` names: a bare name is looked up on PATH (an
+    entry of PATH may be relative: it is read from the user's folder, here), anything
+    else is read from the user's folder. None when a bare name is not found."""
+    exe = shutil.which(path) if os.sep not in path else path
+    return os.path.abspath(exe) if exe else None
+
+
 def inspect(path: str) -> Interpreter:
     """Ask the interpreter at ``path`` what it is; InterpreterError when it cannot serve."""
-    exe = shutil.which(path) if os.sep not in path else os.path.abspath(path)
+    exe = locate(path)
     if not exe or not Path(exe).exists():
         raise InterpreterError(f"--python {path}: no such file")
     if not os.access(exe, os.X_OK) or Path(exe).is_dir():
@@ -150,16 +159,19 @@ def _answer(command: list[str]) -> dict[str, Any]:
     (a program that floods stdout is stopped by RLIMIT_FSIZE, where the system has it) and
     the answer must have the shape our script prints, or ValueError."""
     with tempfile.TemporaryFile() as out:
-        subprocess.run(
+        proc = subprocess.Popen(
             command,
             cwd=tempfile.gettempdir(),
             stdout=out,
             stderr=subprocess.DEVNULL,
-            timeout=INSPECT_TIMEOUT,
             stdin=subprocess.DEVNULL,
-            check=False,
+            start_new_session=True,  # its own process group: what it forks is stopped too
             preexec_fn=_cap_output if hasattr(os, "fork") else None,
         )
+        try:
+            proc.wait(timeout=INSPECT_TIMEOUT)
+        finally:
+            _stop_group(proc)
         out.seek(0)
         text = out.read(MAX_ANSWER).decode("utf-8", "replace")
     info = json.loads(text.strip().splitlines()[-1])
@@ -172,12 +184,31 @@ def _answer(command: list[str]) -> dict[str, Any]:
         raise ValueError("not our script's answer")
     numpy = info.get("numpy")
     found = info.get("frameworks", {})
-    if not (numpy is None or isinstance(numpy, str)) or not isinstance(found, dict):
+    if not (numpy is None or _short_text(numpy)) or not isinstance(found, dict):
         raise ValueError("not our script's answer")
     info["frameworks"] = {
-        fw: found.get(fw) if isinstance(found.get(fw), str) else None for fw in FRAMEWORKS
+        fw: found.get(fw) if _short_text(found.get(fw)) else None for fw in FRAMEWORKS
     }
+    info["implementation"] = str(info.get("implementation"))[:MAX_VERSION_CHARS]
     return info
+
+
+MAX_VERSION_CHARS = 100  # a version string longer than this is not one
+
+
+def _short_text(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= MAX_VERSION_CHARS
+
+
+def _stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the interpreter's process group (a program that forked and kept running, or
+    one that timed out) and reap the interpreter."""
+    import signal
+
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+        proc.wait(timeout=5)
 
 
 def _cap_output() -> None:
