@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostile_support import ROOT
+from hostile_support import ROOT, run
 from jinja2.exceptions import SecurityError
 
 from advisor.decide import pack_layout
@@ -24,6 +24,12 @@ from probes.run import cache
 RULES = ROOT / "rules"
 
 
+def _wrapper(path: Path) -> None:
+    """A script that runs this interpreter (a link to a venv's python would lose the venv)."""
+    path.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    path.chmod(0o755)
+
+
 def _one_line_error(code: int, out: str, err: str, *fragments: str) -> None:
     assert code == 2, err
     assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
@@ -31,18 +37,27 @@ def _one_line_error(code: int, out: str, err: str, *fragments: str) -> None:
         assert fragment in err, err
 
 
-def test_a_link_and_dotdot_cannot_carry_the_output_into_bundled_rules(run_advisor, tmp_path):
+def test_a_link_and_dotdot_cannot_carry_the_output_into_bundled_rules(tmp_path: Path) -> None:
     """``link/..`` is the parent of the link's target for the kernel, whatever the text
-    says: the folder check resolves it the same way."""
+    says: the folder check resolves it the same way. The advisor under test reads the
+    checkout's rules (hostile_support.run puts ROOT first), so those are the ones aimed at;
+    a file the protection failed to keep out is put back."""
     (tmp_path / "lnk").symlink_to(RULES / "data", target_is_directory=True)
     for name, extra in (("evil.yaml", []), ("production.yaml", ["--force"])):
         before = (RULES / name).read_bytes() if (RULES / name).exists() else None
-        proc = run_advisor(
-            "recommend", "--example", "student-starter", "--probes", "none",
-            "-o", f"lnk/../{name}", *extra, cwd=tmp_path,
-        )  # fmt: skip
-        _one_line_error(proc.returncode, proc.stdout, proc.stderr, "inside a folder")
-        after = (RULES / name).read_bytes() if (RULES / name).exists() else None
+        try:
+            result = run(
+                "recommend", "--example", "student-starter", "--probes", "none",
+                "-o", f"lnk/../{name}", *extra, cwd=tmp_path,
+            )  # fmt: skip
+            _one_line_error(result.code, result.out, result.err, "inside a folder")
+        finally:
+            after = (RULES / name).read_bytes() if (RULES / name).exists() else None
+            if after != before:
+                if before is None:
+                    (RULES / name).unlink()
+                else:
+                    (RULES / name).write_bytes(before)
         assert after == before
 
 
@@ -109,7 +124,7 @@ def test_a_cache_path_that_cannot_be_expanded_is_refused(run_advisor) -> None:
 
 def test_a_relative_python_path_is_read_from_the_working_folder(tmp_path, monkeypatch) -> None:
     (tmp_path / "bin").mkdir()
-    (tmp_path / "bin" / "python").symlink_to(sys.executable)
+    _wrapper(tmp_path / "bin" / "python")
     monkeypatch.chdir(tmp_path)
     assert inspect("bin/python").path == str(tmp_path / "bin" / "python")
 
@@ -250,7 +265,7 @@ def test_a_bare_interpreter_name_found_through_a_relative_path_entry_runs_that_f
 ) -> None:
     """PATH=relbin:... made `which` return relbin/py, which then ran from the temp folder."""
     (tmp_path / "relbin").mkdir()
-    (tmp_path / "relbin" / "mypy3").symlink_to(sys.executable)
+    _wrapper(tmp_path / "relbin" / "mypy3")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PATH", "relbin" + os.pathsep + os.environ.get("PATH", ""))
     assert inspect("mypy3").path == str(tmp_path / "relbin" / "mypy3")
@@ -301,7 +316,7 @@ def test_every_hidden_character_is_escaped_so_the_file_reads_back(name: str) -> 
     assert load_yaml_text(text).data["project"]["name"] == name
 
 
-@pytest.mark.parametrize("checked", ["0", "1764460800"])
+@pytest.mark.parametrize("checked", ["0", "1764460800", '"1735689600"', '"0"'])
 def test_a_number_is_not_a_day(cli, tmp_path: Path, checked: str) -> None:
     pack = tmp_path / "pack"
     pack.mkdir()
@@ -350,3 +365,105 @@ def test_force_over_a_link_does_not_take_its_targets_mode(cli, tmp_path: Path) -
     )  # fmt: skip
     assert code == 0, err
     assert not link.is_symlink() and stat.S_IMODE(link.stat().st_mode) & 0o022 == 0
+
+
+# --- Round 6: attacks on the round-5 fixes ------------------------------------------------
+
+_PLANT = "import os, pathlib\npathlib.Path(os.environ['MARK']).write_text('ran')\n" + (
+    "from importlib import import_module as _m\nimport sys\n"
+)
+
+
+def test_a_json_py_in_the_temp_folder_never_runs_when_an_interpreter_is_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The inspector ran `python -c` in /tmp, where a json.py shadowed the standard one."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "json.py").write_text(_PLANT)
+    mark = tmp_path / "ran"
+    monkeypatch.setenv("TMPDIR", str(shared))
+    monkeypatch.setenv("MARK", str(mark))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)  # TMPDIR read again
+    inspect(sys.executable)
+    assert not mark.exists()
+
+
+def test_a_json_py_in_the_users_folder_never_runs_in_a_probe_worker(tmp_path: Path) -> None:
+    """Workers ran `python -m` in the user's folder (a downloaded rule pack's, say)."""
+    import subprocess
+
+    if sys.version_info < (3, 11):
+        pytest.skip("needs python -P (3.11+) to start the advisor itself safely in that folder")
+    (tmp_path / "json.py").write_text(_PLANT)
+    mark = tmp_path / "ran"
+    env = {**os.environ, "MARK": str(mark), "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(  # -P: like the installed `advisor` script, no '' on sys.path
+        [sys.executable, "-P", "-m", "advisor", "probe", "--level", "quick", "--framework", "jax"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert not mark.exists()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{{ n|striptags|tojson }}",
+        "{{ {'t': n|striptags}|xmlattr }}",
+        "{{ n|striptags|urlize }}",
+        "{{ (n|safe).unescape()|tojson }}",
+        "{{ (n|safe).striptags()|urlize }}",
+    ],
+)
+def test_entities_decoded_by_a_filter_still_give_no_braces(source: str) -> None:
+    import html
+
+    from advisor.report.template_sandbox import render_in_sandbox
+
+    data = {"n": "&#123;&#123;7*7&#125;&#125; &lbrace;&lbrace;8*8&rbrace;&rbrace;"}
+    out = render_in_sandbox(source, "t.html", data, html=True)
+    assert "{{" not in html.unescape(out)
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["{{ [1, 2]|tojson(indent=5000000) }}", "{{ '\\t'.expandtabs(tabsize=150000000) }}"],
+)
+def test_widths_given_by_keyword_are_capped(source: str) -> None:
+    from advisor.report.template_sandbox import render_in_sandbox
+
+    with pytest.raises(InputError, match="too large"):
+        render_in_sandbox(source, "t.html", {}, html=True)
+
+
+def test_an_html_template_renders_as_html_unless_told_otherwise(cli, tmp_path: Path) -> None:
+    template = tmp_path / "t.html.j2"
+    template.write_text("<h1>{{ profile.project.name }}</h1>\n")
+    profile = tmp_path / "p.yaml"
+    profile.write_text('project: {name: "<img src=x onerror=alert(1)>"}\n')
+    code, out, err = cli("recommend", str(profile), "--probes", "none", "--template", str(template))
+    assert code == 0, err
+    assert "<img" not in out and "&lt;img" in out
+
+
+@pytest.mark.parametrize(
+    "text", ["1_5B", "0,000,000,000,000,000,000,000,000,000,000,000,000,000,25"]
+)
+def test_underscores_and_long_texts_follow_the_same_rule(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_count(text)
+
+
+@pytest.mark.parametrize(
+    ("env", "field"),
+    [
+        ({"HOME": "", "XDG_CACHE_HOME": "~/xc", "ADVISOR_CACHE_DIR": ""}, "$XDG_CACHE_HOME"),
+        ({"HOME": "", "ADVISOR_CACHE_DIR": "~/ac"}, "$ADVISOR_CACHE_DIR"),
+    ],
+)
+def test_a_tilde_with_an_empty_home_is_refused(run_advisor, env, field) -> None:
+    proc = run_advisor("probe", "--level", "quick", env=env)
+    _one_line_error(proc.returncode, proc.stdout, proc.stderr, field, "$HOME is empty")

@@ -60,9 +60,12 @@ def _check_cache_dir() -> None:
         raise InputError(
             f"the probe cache folder cannot be worked out: {clip(str(exc), 80)}", field=f"${name}"
         ) from None
-    home_unset = name == "HOME" and os.environ.get("HOME", "x").strip() == ""  # '' means '/'
+    empty_home = os.environ.get("HOME", "x").strip() == ""  # '~' then means '/'
+    raw = os.environ.get(name, "").strip() if name != "HOME" else ""
+    home_unset = empty_home and (name == "HOME" or raw.startswith("~"))
     if home_unset or (name != CACHE_ENV and not folder.is_absolute()):  # an explicit one may be
-        why = "is empty" if home_unset else "is not an absolute path"
+        why = "is empty" if home_unset and name == "HOME" else "is not an absolute path"
+        why = "starts with '~' while $HOME is empty" if home_unset and name != "HOME" else why
         raise InputError(
             f"{why}, so the probe cache folder would be {clip(str(folder), 80)!r}; set it to an "
             "absolute path (or set ADVISOR_CACHE_DIR)",

@@ -77,6 +77,7 @@ def recommend(
     from advisor.io.safe_read import input_paths
     from advisor.pipeline import run_pipeline
 
+    fmt = _format_for(fmt, template, output)
     pack_files = [f for d in rule_dirs for f in files_read(Path(d))]
     inputs = (profile, template, *pack_files, *interpreter_paths(python))
     check_destination(output, force=force, inputs=inputs, packs=rule_dirs)
@@ -151,3 +152,16 @@ def schema() -> None:
     from advisor.model.profile import Profile
 
     click.echo(json.dumps(Profile.model_json_schema(), indent=2))
+
+
+_HTML_NAMES = (".html", ".htm", ".html.j2", ".htm.j2", ".html.jinja", ".html.jinja2")
+
+
+def _format_for(fmt: str, template: str | None, output: str | None) -> str:
+    """HTML when --format was not given but the custom template (or, with one, the output
+    file) is named as HTML: its report data must then be escaped for HTML, not Markdown."""
+    source = click.get_current_context().get_parameter_source("fmt")
+    named_html = any(str(name).lower().endswith(_HTML_NAMES) for name in (template, output) if name)
+    if template and source == click.core.ParameterSource.DEFAULT and named_html:
+        return "html"
+    return fmt

@@ -149,17 +149,27 @@ MAX_COUNT_CHARS = 64
 
 # A comma separates thousands only (1,000,000 or 1,500M), never a decimal: '0,25' or '1,5B'
 # would silently become 25 or 15 billion.
-_THOUSANDS = re.compile(
-    r"\s*[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?\s*[a-z]*\s*", re.IGNORECASE
-)  # the whole text: commas in the integer part only, three digits after each
+def _groups(sep: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"\s*[0-9]{{1,3}}(?:{sep}[0-9]{{3}})+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?\s*[a-z]*\s*",
+        re.IGNORECASE,
+    )  # the whole text: separators in the integer part only, three digits after each
+
+
+_THOUSANDS = {",": _groups(","), "_": _groups("_")}
 
 
 def _without_separators(value: str) -> str:
-    if "," in value and not _THOUSANDS.fullmatch(value[: MAX_COUNT_CHARS + 1]):
-        raise ValueError(
-            "a comma may only separate thousands (1,000,000); write a decimal with a point "
-            "(0.25, 1.5B)"
-        )
+    """The text without thousands separators; a comma or underscore anywhere else (a
+    decimal comma, '1,5B', '1_5B') is an error, never a silent 15 billion."""
+    if len(value) > MAX_COUNT_CHARS:
+        raise ValueError(f"expected at most {MAX_COUNT_CHARS} characters")
+    for sep, pattern in _THOUSANDS.items():
+        if sep in value and not pattern.fullmatch(value):
+            raise ValueError(
+                f"{sep!r} may only separate thousands (1,000,000 or 1_000_000); write a "
+                "decimal with a point (0.25, 1.5B)"
+            )
     return value.replace("_", "").replace(",", "")
 
 

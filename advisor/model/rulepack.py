@@ -54,7 +54,8 @@ class Evidence(Strict):
     @classmethod
     def _checked_is_a_day(cls, value: Any) -> Any:
         """A day written as YYYY-MM-DD; a number is not read as seconds since 1970."""
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if number or (isinstance(value, str) and not _DAY.fullmatch(value.strip())):
             raise ValueError("write the day as YYYY-MM-DD")
         return value
 
@@ -73,6 +74,7 @@ class DatedSource(Strict):
     year: int = Field(ge=1990, le=2100)
 
 
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _FULL_DATE = re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}")
 
 

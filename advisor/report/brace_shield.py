@@ -52,3 +52,42 @@ def unshield(text: str) -> str:
     for stand_in, inert in _OUT:
         text = text.replace(stand_in, inert)
     return text
+
+
+def stand_ins(text: str) -> str:
+    """``text`` with its braces as stand-ins (written out inert after the render)."""
+    return text.translate(_TO_DATA)
+
+
+def _rewrapped(func: Any, call: Any) -> Any:
+    """``call(func, args, kwargs)`` as a filter that keeps ``func``'s Jinja marker (a filter
+    passed the environment or context first keeps receiving it)."""
+    passes = getattr(func, "jinja_pass_arg", None)
+    if passes is None:
+        return lambda *a, **k: call(func, a, k)
+
+    def passing(first: Any, *a: Any, **k: Any) -> Any:
+        return call(lambda *b, **kw: func(first, *b, **kw), a, k)
+
+    passing.jinja_pass_arg = passes  # type: ignore[attr-defined]
+    return passing
+
+
+def _data_in(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The filter with its value's braces as stand-ins (``tojson``, ``urlize``, ``xmlattr``
+    return safe HTML without the report's escaping; the stand-ins come out inert)."""
+    return func(*(inert_data(a, html=True) for a in args), **kwargs)
+
+
+def _braces_out(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The filter's text result with braces as stand-ins: ``striptags`` decodes entities,
+    so ``&#123;&#123;`` in the data would come out as a real ``{{``."""
+    result = func(*args, **kwargs)
+    return result.translate(_TO_DATA) if isinstance(result, str) else result
+
+
+def shield_filters(filters: dict[str, Any]) -> None:
+    """Make the HTML filters that can carry data braces past escaping keep them inert."""
+    for name in ("tojson", "urlize", "xmlattr"):
+        filters[name] = _rewrapped(filters[name], _data_in)
+    filters["striptags"] = _rewrapped(filters["striptags"], _braces_out)

@@ -32,7 +32,7 @@ from markupsafe import Markup
 
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.errors import InputError
-from advisor.report.brace_shield import inert_data, unshield
+from advisor.report.brace_shield import inert_data, shield_filters, stand_ins, unshield
 from advisor.report.format_limits import MAX_WIDTH, check_format
 from advisor.report.jinja_options import options, report_globals
 from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
@@ -98,16 +98,20 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
         owner = getattr(__obj, "__self__", None)  # str, bytes and Markup methods alike
         if isinstance(owner, (str, bytes)) and not isinstance(__obj, type):
             name = getattr(__obj, "__name__", "")
-            if name in _WIDTH_METHODS and args:
-                _check_width(args[0], f"str.{name} width")
+            width = args[0] if args else kwargs.get("tabsize", kwargs.get("width"))
+            if name in _WIDTH_METHODS and width is not None:
+                _check_width(width, f"str.{name} width")
             if name == "expandtabs":  # each tab may become that many spaces
-                tabs = owner.count("\t" if isinstance(owner, str) else b"\t")
-                size = args[0] if args and isinstance(args[0], int) else 8
+                tabs = owner.count("\t") if isinstance(owner, str) else owner.count(b"\t")
+                size = width if isinstance(width, int) else 8
                 if tabs * max(size, 1) > MAX_STRING:
                     raise SecurityError(f"'expandtabs' would build over {MAX_STRING} characters")
         result = super().call(__context, __obj, *args, **kwargs)
         if _too_big(result):
             raise SecurityError(f"a call built more than {MAX_STRING} characters or items")
+        decodes = getattr(__obj, "__name__", "") in ("unescape", "striptags")
+        if decodes and isinstance(owner, Markup) and __self.autoescape is True:
+            return stand_ins(result)  # decoded entities: braces from the data stay inert
         return result
 
 
@@ -157,6 +161,25 @@ def _capped_filter(name: str, func: Any, param: str) -> Any:
     return passing
 
 
+def _result_capped(name: str, func: Any) -> Any:
+    """``func`` refusing a result over ``MAX_STRING`` characters or items."""
+    passes = getattr(func, "jinja_pass_arg", None)
+
+    def check(result: Any) -> Any:
+        if _too_big(result):
+            raise SecurityError(f"'{name}' built more than {MAX_STRING} characters or items")
+        return result
+
+    if passes is None:
+        return lambda *a, **k: check(func(*a, **k))
+
+    def passing(first: Any, *a: Any, **k: Any) -> Any:
+        return check(func(first, *a, **k))
+
+    passing.jinja_pass_arg = passes  # type: ignore[attr-defined]
+    return passing
+
+
 def _capped_format(value: Any, *args: Any, **kwargs: Any) -> str:
     check_format(value)
     result = str(value) % (kwargs or args)
@@ -186,6 +209,12 @@ def sandboxed_environment(*, html: bool) -> ReportSandbox:
     for name in ("e", "escape"):  # escaping also encodes braces, as the finalizer does
         env.filters[name] = html_text
     env.filters["forceescape"] = lambda value: html_text(str(value))
+    tojson = env.filters["tojson"]
+    env.filters["tojson"] = _capped_filter("tojson", tojson, "indent")
+    if html:
+        shield_filters(env.filters)
+    for name, func in list(env.filters.items()):  # no filter may return a huge value
+        env.filters[name] = _result_capped(name, func)
     env.globals.update(report_globals())
     env.globals.update(  # read-only views of the globals
         {

@@ -158,10 +158,13 @@ def _answer(command: list[str]) -> dict[str, Any]:
     """Run ``command`` and read its last line as the interpreter's answer: output is capped
     (a program that floods stdout is stopped by RLIMIT_FSIZE, where the system has it) and
     the answer must have the shape our script prints, or ValueError."""
-    with tempfile.TemporaryFile() as out:
+    # An empty private folder as the working folder: with -c, Python puts it first on
+    # sys.path, so a json.py that anyone dropped in /tmp (or the user's folder) is never
+    # imported in place of the standard library's.
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryDirectory(prefix="advisor-") as cwd:
         proc = subprocess.Popen(
             command,
-            cwd=tempfile.gettempdir(),
+            cwd=cwd,
             stdout=out,
             stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,

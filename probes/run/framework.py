@@ -134,7 +134,9 @@ def _run_group(
             timeouts,
             on_result,
             keep_alive=serve,
-            cwd=job.interpreter.package_root,
+            # never the user's folder: `-m` puts the working folder first on sys.path, so a
+            # json.py there (a downloaded rule pack's, say) would run in the worker
+            cwd=job.interpreter.package_root or str(events.parent),
         )
         env_info = env_info or (attempt.env or {})
         remaining = [p for p in remaining if p not in results]
