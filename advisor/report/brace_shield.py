@@ -59,9 +59,9 @@ def stand_ins(text: str) -> str:
     return text.translate(_TO_DATA)
 
 
-def _rewrapped(func: Any, call: Any) -> Any:
+def rewrap_filter(func: Any, call: Any) -> Any:
     """``call(func, args, kwargs)`` as a filter that keeps ``func``'s Jinja marker (a filter
-    passed the environment or context first keeps receiving it)."""
+    passed the environment or context first keeps receiving it, ahead of ``args``)."""
     passes = getattr(func, "jinja_pass_arg", None)
     if passes is None:
         return lambda *a, **k: call(func, a, k)
@@ -89,5 +89,5 @@ def _braces_out(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any
 def shield_filters(filters: dict[str, Any]) -> None:
     """Make the HTML filters that can carry data braces past escaping keep them inert."""
     for name in ("tojson", "urlize", "xmlattr"):
-        filters[name] = _rewrapped(filters[name], _data_in)
-    filters["striptags"] = _rewrapped(filters["striptags"], _braces_out)
+        filters[name] = rewrap_filter(filters[name], _data_in)
+    filters["striptags"] = rewrap_filter(filters["striptags"], _braces_out)

@@ -32,7 +32,13 @@ from markupsafe import Markup
 
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.errors import InputError
-from advisor.report.brace_shield import inert_data, shield_filters, stand_ins, unshield
+from advisor.report.brace_shield import (
+    inert_data,
+    rewrap_filter,
+    shield_filters,
+    stand_ins,
+    unshield,
+)
 from advisor.report.format_limits import MAX_WIDTH, check_format
 from advisor.report.jinja_options import options, report_globals
 from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
@@ -137,47 +143,32 @@ def _check_power(left: Any, right: Any) -> None:
 
 
 def _capped_filter(name: str, func: Any, param: str) -> Any:
-    """``func`` with its width argument capped; a filter Jinja passes the environment or
-    context to (``wordwrap``) keeps that first argument and its marker."""
-    passes = getattr(func, "jinja_pass_arg", None)
+    """``func`` with its width argument capped (a filter Jinja passes the environment or
+    context first, such as ``wordwrap``, keeps receiving it: ``rewrap_filter``)."""
 
-    def capped(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any], call: Any) -> Any:
-        width = args[0] if args else kwargs.get(param)
-        _check_width(width, f"{name} {param}")
+    def capped(call: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        value, rest = (args[0], args[1:]) if args else (None, ())
+        _check_width(rest[0] if rest else kwargs.get(param), f"{name} {param}")
         if name == "indent" and _too_big(str(value)):
             raise SecurityError(f"a value of more than {MAX_STRING} characters")
-        result = call()
+        result = call(*args, **kwargs)
         if _too_big(result):
             raise SecurityError(f"'{name}' built more than {MAX_STRING} characters")
         return result
 
-    if passes is None:
-        return lambda value, *a, **k: capped(value, a, k, lambda: func(value, *a, **k))
-
-    def passing(first: Any, value: Any, *a: Any, **k: Any) -> Any:
-        return capped(value, a, k, lambda: func(first, value, *a, **k))
-
-    passing.jinja_pass_arg = passes  # type: ignore[attr-defined]
-    return passing
+    return rewrap_filter(func, capped)
 
 
 def _result_capped(name: str, func: Any) -> Any:
     """``func`` refusing a result over ``MAX_STRING`` characters or items."""
-    passes = getattr(func, "jinja_pass_arg", None)
 
-    def check(result: Any) -> Any:
+    def check(call: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        result = call(*args, **kwargs)
         if _too_big(result):
             raise SecurityError(f"'{name}' built more than {MAX_STRING} characters or items")
         return result
 
-    if passes is None:
-        return lambda *a, **k: check(func(*a, **k))
-
-    def passing(first: Any, *a: Any, **k: Any) -> Any:
-        return check(func(first, *a, **k))
-
-    passing.jinja_pass_arg = passes  # type: ignore[attr-defined]
-    return passing
+    return rewrap_filter(func, check)
 
 
 def _capped_format(value: Any, *args: Any, **kwargs: Any) -> str:
