@@ -64,8 +64,13 @@ def _check_cache_dir() -> None:
     raw = os.environ.get(name, "").strip() if name != "HOME" else ""
     home_unset = empty_home and (name == "HOME" or raw.startswith("~"))
     if home_unset or (name != CACHE_ENV and not folder.is_absolute()):  # an explicit one may be
-        why = "is empty" if home_unset and name == "HOME" else "is not an absolute path"
-        why = "starts with '~' while $HOME is empty" if home_unset and name != "HOME" else why
+        why = (
+            "is not an absolute path"
+            if not home_unset
+            else "is empty"
+            if name == "HOME"
+            else "starts with '~' while $HOME is empty"
+        )
         raise InputError(
             f"{why}, so the probe cache folder would be {clip(str(folder), 80)!r}; set it to an "
             "absolute path (or set ADVISOR_CACHE_DIR)",
