@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from advisor.io import safe_read
+from advisor.io.text_lines import LineIndex
 from advisor.io.yaml_guard import MAX_DEPTH, MAX_NODES, precheck_events  # noqa: F401 (re-exported)
 from advisor.model.errors import InputError
 
@@ -39,6 +40,7 @@ _FLOAT = "tag:yaml.org,2002:float"
 # Dates stay text too: the models parse them, so '2024-13-45' is an error at its field and
 # line (a project named 2024-13-45 is a name), not a constructor failure with neither.
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MERGE = "tag:yaml.org,2002:merge"
 _VALUE = "tag:yaml.org,2002:value"  # YAML 1.1's '=' scalar, which no constructor builds
 SafeLoader.yaml_implicit_resolvers = {
     first: [(tag, rx) for tag, rx in resolvers if tag not in (_INT, _FLOAT, _TIMESTAMP, _VALUE)]
@@ -100,6 +102,9 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
         node = loader.get_single_node()
         if node is None:
             raise InputError("the file is empty", path=name, line=1)
+        index = LineIndex(text)
+        lines: dict[PathKey, int] = {(): index.line_of_mark(node.start_mark) or 1}
+        _collect_lines(node, (), lines, name, index)  # before merge keys are flattened
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, name, text) from None
@@ -111,8 +116,6 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
         raise InputError(f"a value cannot be read: {exc}", path=name) from None
     finally:
         loader.dispose()
-    lines: dict[PathKey, int] = {(): node.start_mark.line + 1}
-    _collect_lines(node, (), lines, name)
     return YamlDocument(data=data, path=name, lines=lines)
 
 
@@ -129,24 +132,25 @@ def _precheck_events(text: str, name: str) -> None:
 def _yaml_error(exc: yaml.MarkedYAMLError, name: str, text: str) -> InputError:
     """One line for a parser error, with the line number and a plain reason."""
     mark = exc.problem_mark or exc.context_mark
-    line = mark.line + 1 if mark else None
+    index = LineIndex(text)
+    line = index.line_of_mark(mark)
     problem = exc.problem or "invalid YAML"
     if "could not determine a constructor" in problem:
         tag = problem.split("for the tag")[-1].strip()
         return InputError(f"YAML tags are not allowed here: {tag}", path=name, line=line)
-    if mark is not None and _tab_at(text, mark.line, mark.column):
+    if mark is not None and index.tab_before(mark):
         problem = "tab character in indentation (YAML allows spaces only)"
     elif exc.context:
         problem = f"{exc.context}: {problem}"
+    hidden_break = index.yaml_only_break(mark)
+    if hidden_break:
+        problem = f"{problem} ({hidden_break})"
     return InputError(f"invalid YAML: {problem}", path=name, line=line)
 
 
-def _tab_at(text: str, line: int, column: int) -> bool:
-    lines = text.splitlines()
-    return 0 <= line < len(lines) and "\t" in lines[line][: column + 1]
-
-
-def _collect_lines(node: yaml.Node, loc: PathKey, lines: dict[PathKey, int], name: str) -> None:
+def _collect_lines(
+    node: yaml.Node, loc: PathKey, lines: dict[PathKey, int], name: str, text_lines: LineIndex
+) -> None:
     """Record the line of every key and item (iteratively); refuse duplicate keys. A node
     reached again through an alias is not walked again: paths inside its later uses take
     the line of the alias (so the map stays the size of the file, not of its expansion)."""
@@ -165,25 +169,40 @@ def _collect_lines(node: yaml.Node, loc: PathKey, lines: dict[PathKey, int], nam
         children: list[tuple[yaml.Node, PathKey]] = []
         if isinstance(current, yaml.MappingNode):
             seen_keys: set[str] = set()
+            merged: list[yaml.Node] = []
             for key_node, value_node in current.value:
                 key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
+                if key_node.tag == _MERGE and key not in seen_keys:
+                    seen_keys.add(key)  # `<<: *base`: its keys may be written again here
+                    merged.extend(_merged_keys(value_node))
+                    continue
                 if key in seen_keys:
                     raise InputError(
                         f"duplicate key '{key}'",
                         path=name,
-                        line=key_node.start_mark.line + 1,
+                        line=text_lines.line_of_mark(key_node.start_mark),
                         field=".".join(str(p) for p in (*where, key)),
                     )
                 seen_keys.add(key)
                 sub = (*where, key)
-                lines.setdefault(sub, key_node.start_mark.line + 1)
+                lines.setdefault(sub, text_lines.line_of_offset(key_node.start_mark.index))
                 children.append((value_node, sub))
+            for key_node in merged:  # a merged key takes its line where it was written
+                if isinstance(key_node, yaml.ScalarNode):
+                    line = text_lines.line_of_offset(key_node.start_mark.index)
+                    lines.setdefault((*where, key_node.value), line)
         elif isinstance(current, yaml.SequenceNode):
-            for index, item in enumerate(current.value):
-                sub = (*where, index)
-                lines.setdefault(sub, item.start_mark.line + 1)
+            for position, item in enumerate(current.value):
+                sub = (*where, position)
+                lines.setdefault(sub, text_lines.line_of_offset(item.start_mark.index))
                 children.append((item, sub))
         todo.extend(reversed(children))  # walked in document order: an anchor before its aliases
+
+
+def _merged_keys(value: yaml.Node) -> list[yaml.Node]:
+    """The key nodes a merge value brings in: one mapping, or a list of mappings."""
+    sources = value.value if isinstance(value, yaml.SequenceNode) else [value]
+    return [k for m in sources if isinstance(m, yaml.MappingNode) for k, _ in m.value]
 
 
 def dump_yaml(data: Any) -> str:

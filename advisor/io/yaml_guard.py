@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from advisor.io.safe_read import MAX_BYTES
+from advisor.io.text_lines import LineIndex
 from advisor.model.errors import InputError
 
 MAX_DEPTH = 64
@@ -38,8 +39,9 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
     open_anchors: set[str] = set()
     # [anchor, expanded size, nodes in it, nodes per entry, expanded text]
     stack: list[list[Any]] = []
+    lines = LineIndex(text)
     for event in yaml.parse(text, Loader=loader):
-        line = event.start_mark.line + 1 if event.start_mark else None
+        line = lines.line_of_mark(event.start_mark)
         if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             _check_tag(event, name, line)
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):

@@ -1,0 +1,54 @@
+"""Line numbers as an editor shows them, and merge keys that are not duplicates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hostile_support import run
+
+from advisor.io.safe_yaml import load_yaml_text
+from advisor.model.errors import InputError
+
+
+@pytest.mark.parametrize("odd", ["\u2028", "\u2029", "\x85"])
+def test_yaml_only_line_breaks_do_not_shift_field_lines(odd: str) -> None:
+    doc = load_yaml_text(f'project:\n  name: "a{odd}b"\npurpose: research\nteam:\n  size: 3\n')
+    assert doc.lines[("team", "size")] == 5
+    assert doc.lines[("purpose",)] == 3
+
+
+@pytest.mark.parametrize("text", ["a: 1\r\nb: 2\rc: 3\n", "a: 1\nb: 2\nc: 3"])
+def test_crlf_and_lone_cr_end_lines(text: str) -> None:
+    assert load_yaml_text(text).lines[("c",)] == 3
+
+
+def test_a_parser_error_after_a_hidden_break_names_both_lines() -> None:
+    with pytest.raises(InputError) as err:
+        load_yaml_text("# c\u2028omment\npurpose: research\n")
+    message = str(err.value)
+    assert ":2:" in message and "line 1 holds U+2028 LINE SEPARATOR" in message
+
+
+def test_the_cli_names_the_line_the_editor_shows(tmp_path: Path) -> None:
+    profile = tmp_path / "p.yaml"
+    profile.write_text('project:\n  name: "a\u2028b"\npurpose: research\nteam:\n  size: lots\n')
+    result = run("recommend", str(profile), "--probes", "none", cwd=tmp_path)
+    assert result.code == 2 and "p.yaml:5: team.size" in result.err, result.err
+
+
+def test_a_key_written_over_a_merge_is_not_a_duplicate() -> None:
+    doc = load_yaml_text("base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  x: 3\n")
+    assert doc.data["use"] == {"x": 3, "y": 2}
+    assert doc.lines[("use", "x")] == 4 and doc.lines[("use", "y")] == 1
+
+
+def test_merges_from_a_list_and_real_duplicates() -> None:
+    doc = load_yaml_text("a: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: [*a, *b]\n  y: 5\n")
+    assert doc.data["c"] == {"x": 1, "y": 5}
+    for text, key in [
+        ("u:\n  x: 1\n  x: 2\n", "'x'"),
+        ("b: &b {x: 1}\nu:\n  <<: *b\n  <<: *b\n", "'<<'"),
+    ]:
+        with pytest.raises(InputError, match=f"duplicate key {key}"):
+            load_yaml_text(text)
