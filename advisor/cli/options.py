@@ -6,6 +6,7 @@ requested output goes to stdout, so JSON stays clean.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any, NoReturn
 
@@ -15,12 +16,14 @@ from advisor.cli.std_streams import fill_closed_fds, guard_stdout, silence_stdou
 from advisor.cli.stop_signals import Stopped
 from advisor.cli.stop_signals import install as install_stop_signals
 from advisor.model.errors import InputError
-from advisor.model.terminal_text import inert, one_line
+from advisor.model.terminal_text import clip, inert, one_line
 
 PROBE_LEVELS = ("none", "quick", "standard", "full")
 # What a shell reports for a writer killed by SIGPIPE (128 + 13), as for ``yes | head``.
 EXIT_SIGPIPE = 141
 FORMATS = ("markdown", "json", "html")
+# A value click quotes in a usage error ('--seed': '999…'), echoed at ECHO_LIMIT like a file's.
+_QUOTED = re.compile(r"'([^'\n]{81,})'")
 
 
 class AdvisorGroup(click.Group):
@@ -37,10 +40,8 @@ class AdvisorGroup(click.Group):
             fail(exc)
         except click.UsageError as exc:  # one line, arguments made inert, like InputError
             command = exc.ctx.command_path if exc.ctx else "advisor"
-            click.echo(
-                f"advisor: error: {one_line(exc.format_message())} (see: {command} --help)",
-                err=True,
-            )
+            message = _QUOTED.sub(lambda m: f"'{clip(m.group(1))}'", exc.format_message())
+            click.echo(one_line(f"advisor: error: {message} (see: {command} --help)"), err=True)
             sys.exit(exc.exit_code)
         except click.ClickException as exc:
             click.echo(f"advisor: error: {one_line(exc.format_message())}", err=True)

@@ -1,4 +1,5 @@
-"""Line numbers as an editor shows them, and merge keys that are not duplicates."""
+"""Error lines: line numbers as an editor shows them, merge keys that are not duplicates,
+and usage errors that stay short whatever value they quote."""
 
 from __future__ import annotations
 
@@ -52,3 +53,13 @@ def test_merges_from_a_list_and_real_duplicates() -> None:
     ]:
         with pytest.raises(InputError, match=f"duplicate key {key}"):
             load_yaml_text(text)
+
+
+@pytest.mark.parametrize("option", ["--seed", "--format", "--probes"])
+def test_a_huge_option_value_gives_a_short_usage_error(tmp_path: Path, option: str) -> None:
+    """Click quotes the whole value; the line is cut to 600 characters, the value to 80."""
+    args = ("recommend", "--example", "r2-low-power-devices", option, "9" * 5000)
+    result = run(*args, "--probes" if option != "--probes" else "--seed", "1", cwd=tmp_path)
+    line = result.err.rstrip("\n")
+    assert result.code == 2 and "\n" not in line and len(line) <= 600, line
+    assert "9" * 81 not in line and "--help)" in line, line
