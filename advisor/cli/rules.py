@@ -83,14 +83,11 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
 
     day = today.date() if today else dt.date.today()
     extra = input_paths([path], "PATH") if path is not None else []
-    if extra and extra[0].resolve() == core_pack_dir().resolve():
-        path, extra = None, []  # the bundled pack itself: check it as the bundled pack
+    core = core_pack_dir().resolve()
+    if extra and (extra[0].resolve() == core or core in extra[0].resolve().parents):
+        extra = []  # the bundled pack or one of its files: checked as part of the bundled pack
     ruleset = load_ruleset(extra)
-    checked = [
-        r
-        for r in ruleset.all_rules
-        if not path or ruleset.sources[r.id].startswith(str(Path(path)))
-    ]
+    checked = [r for r in ruleset.all_rules if not path or _within(ruleset.sources[r.id], path)]
     problems = citation_problems(ruleset, load_source_ids(), load_snapshot().names(), today=day)
     if problems:
         for problem in problems:
@@ -99,7 +96,7 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
     checks = [
         c
         for c in ruleset.all_checks or ()
-        if not path or ruleset.check_sources.get(c.id, "").startswith(str(Path(path)))
+        if not path or _within(ruleset.check_sources.get(c.id, ""), path)
     ]
     examples = sum(len(r.examples.fire) + len(r.examples.ok) for r in checked)
     examples += sum(len(c.examples.trip) + len(c.examples.ok) for c in checks)
@@ -118,3 +115,12 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
         f"{len(stale)} evidence entries last checked more than {stale_days} days before {day}"
     )
     sys.exit(1 if stale else 0)
+
+
+def _within(source: str, path: str) -> bool:
+    """Whether a rule's file is the checked file or lies in the checked folder (``.``,
+    ``./`` and absolute spellings alike; ``/a/pk`` does not contain ``/a/pk2/x.yaml``)."""
+    if not source:
+        return False
+    target, file = Path(path).resolve(), Path(source).resolve()
+    return file == target or target in file.parents
