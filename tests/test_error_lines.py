@@ -63,3 +63,21 @@ def test_a_huge_option_value_gives_a_short_usage_error(tmp_path: Path, option: s
     line = result.err.rstrip("\n")
     assert result.code == 2 and "\n" not in line and len(line) <= 600, line
     assert "9" * 81 not in line and "--help)" in line, line
+
+
+def test_a_folder_swapped_for_a_link_after_the_check_is_caught_at_the_write(
+    tmp_path: Path,
+) -> None:
+    """`-o out/r.yaml` was checked before the probes ran; out/ then became a link into a
+    rule pack. The write checks again and refuses, so the pack gains no rule file."""
+    from advisor.cli.output import check_destination, emit
+
+    pack, out = tmp_path / "pack", tmp_path / "out"
+    (pack / "data").mkdir(parents=True)
+    out.mkdir()
+    destination = check_destination(str(out / "r.yaml"), packs=[str(pack)])
+    out.rmdir()
+    out.symlink_to(pack)
+    with pytest.raises(InputError, match="would become part of the rule pack"):
+        emit("rules: []\n", destination)
+    assert not (pack / "r.yaml").exists()

@@ -48,7 +48,7 @@ def ask(
     from advisor.questionnaire import load_questions, run_questionnaire
 
     # before any question is asked; never over its own inputs
-    check_destination(output, force=force, inputs=(from_path, questions_path))
+    destination = check_destination(output, force=force, inputs=(from_path, questions_path))
     if questions_path is not None:
         questions_path = str(input_paths([questions_path], "--questions")[0])
     questions = load_questions(questions_path) if questions_path is not None else None
@@ -61,4 +61,4 @@ def ask(
     profile = run_questionnaire(
         base=base, defaults=defaults, questions=questions, verb="Write" if output else "Use"
     )
-    emit(profile_yaml(profile), output, force=force)
+    emit(profile_yaml(profile), destination)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import click
 
@@ -13,21 +14,32 @@ from advisor.model.errors import InputError
 from advisor.model.terminal_text import inert
 
 
+class Destination(NamedTuple):
+    """Where a command's output goes (``-o``; None or ``-`` is stdout), with what it must
+    never replace; ``emit`` checks it again just before writing."""
+
+    path: str | None
+    force: bool = False
+    inputs: Sequence[str | None] = ()
+    packs: Sequence[str] = ()
+
+
 def check_destination(
     path: str | None,
     *,
     force: bool = False,
     inputs: Sequence[str | None] = (),
     packs: Sequence[str] = (),
-) -> None:
+) -> Destination:
     """Refuse a bad ``-o`` (or a closed stdout) before any work is done. The output may
     never replace a file the command reads, with or without ``--force``: one of its
     ``inputs``, a file a rule pack in ``packs`` would read (a YAML file at its top level,
     anything in its data/), or anything in the advisor's own data (bundled rules,
     templates, examples, questions, docs/sources.md)."""
+    destination = Destination(path, force, tuple(inputs), tuple(packs))
     if path is None or path == "-":
         check_stdout()
-        return
+        return destination
     check_output(path, force=force)
     for source in [*inputs, *_own_data()]:
         if source and _same_file(path, source):
@@ -52,6 +64,7 @@ def check_destination(
                 "level, or anything in its data/); choose another -o path",
                 path=path,
             )
+    return destination
 
 
 def interpreter_paths(python: Sequence[str]) -> tuple[str, ...]:
@@ -129,15 +142,19 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-def emit(text: str, path: str | None, *, force: bool = False) -> None:
-    """Print ``text`` or write it atomically to ``path`` (kept unless ``force``).
+def emit(text: str, destination: Destination) -> None:
+    """Print ``text`` or write it atomically to the destination's path (kept unless
+    ``force``), after checking the destination again: a folder swapped for a link while
+    the probes ran cannot carry the output into an input or the advisor's data.
 
     A file name that is not valid UTF-8 reaches the text as lone surrogates (Python's
     surrogateescape); they are written as visible escapes (``\\udcff``), never as bytes
     that would make the output invalid UTF-8 or fail to encode."""
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    path, force = destination.path, destination.force
     if path is None or path == "-":
         write_stdout(text if text.endswith("\n") else text + "\n")
         return
+    check_destination(path, force=force, inputs=destination.inputs, packs=destination.packs)
     write_atomic(path, text, force=force)
     click.echo(f"advisor: wrote {inert(path)}", err=True)

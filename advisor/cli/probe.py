@@ -57,9 +57,8 @@ def probe(
     from advisor.cli.output import check_destination
     from advisor.pipeline import measure
 
-    check_destination(
-        output, force=force, inputs=interpreter_paths(python)
-    )  # never over an interpreter
+    # never over an interpreter
+    destination = check_destination(output, force=force, inputs=interpreter_paths(python))
     check_environment()
     run = measure(
         level,
@@ -76,4 +75,4 @@ def probe(
         from advisor.report.render import render_template
 
         text = render_template("probe.md.j2", run)
-    emit(text, output, force=force)
+    emit(text, destination)

@@ -80,7 +80,7 @@ def recommend(
     fmt = _format_for(fmt, template, output)
     pack_files = [f for d in rule_dirs for f in files_read(Path(d))]
     inputs = (profile, template, *pack_files, *interpreter_paths(python))
-    check_destination(output, force=force, inputs=inputs, packs=rule_dirs)
+    destination = check_destination(output, force=force, inputs=inputs, packs=rule_dirs)
     if as_of is not None:
         from advisor.decide.dating import check_view_month
 
@@ -132,7 +132,7 @@ def recommend(
         python=list(python),
         as_of=as_of,
     )
-    emit(text, output, force=force)
+    emit(text, destination)
 
 
 @click.command()
