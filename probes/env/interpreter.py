@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from probes.catalog import DISTRIBUTIONS, FRAMEWORKS, IMPORT_NAME, hidden_frameworks
+from probes.env import reaper
 from probes.env.host import installed_versions
 
 MIN_PYTHON = (3, 10)
@@ -163,7 +164,7 @@ def _answer(command: list[str]) -> dict[str, Any]:
     # imported in place of the standard library's.
     with tempfile.TemporaryFile() as out, tempfile.TemporaryDirectory(prefix="advisor-") as cwd:
         proc = subprocess.Popen(
-            command,
+            [sys.executable, "-I", reaper.__file__, str(INSPECT_TIMEOUT), *command],
             cwd=cwd,
             stdout=out,
             stderr=subprocess.DEVNULL,
@@ -172,9 +173,11 @@ def _answer(command: list[str]) -> dict[str, Any]:
             preexec_fn=_cap_output if hasattr(os, "fork") else None,
         )
         try:
-            proc.wait(timeout=INSPECT_TIMEOUT)
+            code = proc.wait(timeout=INSPECT_TIMEOUT + reaper.SWEEP_SECONDS + 5)
         finally:
             _stop_group(proc)
+        if code == 124:  # the reaper's word for "ran out of time"
+            raise subprocess.TimeoutExpired(command, INSPECT_TIMEOUT)
         out.seek(0)
         text = out.read(MAX_ANSWER).decode("utf-8", "replace")
     info = json.loads(text.strip().splitlines()[-1])

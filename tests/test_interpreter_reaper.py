@@ -1,0 +1,78 @@
+"""`--python PATH` is asked what it is under a subreaper: what it leaves running is
+stopped, even a process that left its session with setsid."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import probes.env.interpreter as interpreter
+from probes.env.interpreter import InterpreterError, inspect
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux /proc")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            state = handle.read().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != b"Z"
+
+
+def _fake(tmp_path: Path, body: str) -> Path:
+    script = tmp_path / "python"
+    script.write_text(f'#!/bin/sh\n{body}\nexec "{sys.executable}" "$@"\n')
+    script.chmod(0o755)
+    return script
+
+
+def _pids(pid_file: Path) -> list[int]:
+    for _ in range(200):  # the background shell writes it at once; allow a slow machine
+        if pid_file.exists() and pid_file.read_text().strip():
+            break
+        time.sleep(0.01)
+    return [int(p) for p in pid_file.read_text().split()]
+
+
+@pytest.mark.parametrize(
+    "spawn",
+    [
+        "setsid sh -c 'echo $$ >> {f}; exec sleep 300' </dev/null >/dev/null 2>&1 &",
+        # a daemon: a new session, then a grandchild whose parent exits at once
+        "setsid sh -c '(echo $$ >> {f}; sh -c \"echo \\$\\$ >> {f}; exec sleep 300\" &)' "
+        "</dev/null >/dev/null 2>&1 &",
+        "sh -c 'echo $$ >> {f}; exec sleep 300' </dev/null >/dev/null 2>&1 &",
+    ],
+)
+def test_what_the_interpreter_leaves_running_is_stopped(tmp_path: Path, spawn: str) -> None:
+    pid_file = tmp_path / "pids"
+    found = inspect(str(_fake(tmp_path, spawn.format(f=pid_file))))
+    assert found.version
+    pids = _pids(pid_file)
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [p for p in pids if _alive(p)]
+    for pid in left:  # never leave a sleeper behind, even when the test fails
+        os.kill(pid, 9)
+    assert not left, f"still running: {left}"
+
+
+def test_an_interpreter_that_never_answers_times_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(interpreter, "INSPECT_TIMEOUT", 1.0)
+    script = tmp_path / "python"
+    script.write_text(f"#!/bin/sh\necho $$ > {tmp_path / 'pid'}\nexec sleep 300\n")
+    script.chmod(0o755)
+    start = time.monotonic()
+    with pytest.raises(InterpreterError, match="did not answer within 1 s"):
+        inspect(str(script))
+    assert time.monotonic() - start < 10
+    assert not _alive(int((tmp_path / "pid").read_text()))
