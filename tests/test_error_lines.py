@@ -3,6 +3,7 @@ and usage errors that stay short whatever value they quote."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from advisor.io.safe_yaml import load_yaml_text
 from advisor.model.errors import InputError
 
 
-@pytest.mark.parametrize("odd", ["\u2028", "\u2029", "\x85"])
+@pytest.mark.parametrize("odd", ["\u2028", "\u2029"])
 def test_yaml_only_line_breaks_do_not_shift_field_lines(odd: str) -> None:
     doc = load_yaml_text(f'project:\n  name: "a{odd}b"\npurpose: research\nteam:\n  size: 3\n')
     assert doc.lines[("team", "size")] == 5
@@ -31,6 +32,27 @@ def test_a_parser_error_after_a_hidden_break_names_both_lines() -> None:
     assert ":2:" in message and "line 1 holds U+2028 LINE SEPARATOR" in message
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "what"),
+    [
+        # a NEL in a comment starts a line YAML reads as a key: a hidden prototyping_speed
+        ("priorities:\n  production_maturity: 1  # ok\x85  prototyping_speed: 1\n", 2, "NEL"),
+        ("a: 1\n\u2028b: 2\n", 2, "U+2028 LINE SEPARATOR outside quoted text"),
+        ("a: plain\u2029text\n", 2, "line 1 holds U+2029"),  # a parser error, with a note
+        ('a: "x\x85y"\n', 1, "NEL (U+0085) in the file"),  # folded to a space even in quotes
+    ],
+)
+def test_a_hidden_line_break_outside_quotes_is_refused(text: str, line: int, what: str) -> None:
+    with pytest.raises(InputError, match=re.escape(what)) as err:
+        load_yaml_text(text)
+    assert f":{line}:" in str(err.value)
+
+
+def test_a_bom_does_not_shift_lines() -> None:
+    doc = load_yaml_text("\ufeffproject:\n  name: demo\npurpose: research\ncolour: blue\n")
+    assert doc.lines[("colour",)] == 4
+
+
 def test_the_cli_names_the_line_the_editor_shows(tmp_path: Path) -> None:
     profile = tmp_path / "p.yaml"
     profile.write_text('project:\n  name: "a\u2028b"\npurpose: research\nteam:\n  size: lots\n')
@@ -47,12 +69,23 @@ def test_a_key_written_over_a_merge_is_not_a_duplicate() -> None:
 def test_merges_from_a_list_and_real_duplicates() -> None:
     doc = load_yaml_text("a: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: [*a, *b]\n  y: 5\n")
     assert doc.data["c"] == {"x": 1, "y": 5}
-    for text, key in [
-        ("u:\n  x: 1\n  x: 2\n", "'x'"),
-        ("b: &b {x: 1}\nu:\n  <<: *b\n  <<: *b\n", "'<<'"),
+    quoted = load_yaml_text("b: &b {x: 1}\nu:\n  <<: *b\n  '<<': 3\n")  # text, not a merge
+    assert quoted.data["u"] == {"x": 1, "<<": 3}
+    for text, message in [
+        ("u:\n  x: 1\n  x: 2\n", "duplicate key 'x'"),
+        ("b: &b {x: 1}\nu:\n  <<: *b\n  <<: *b\n", "duplicate key '<<'"),
+        ("p:\n  <<: {name: A, name: B}\n", "duplicate key 'name'"),  # inside the merge value
+        ("t:\n  <<:\n    - size: 3\n    - size: 40\n", "comes from two merged mappings"),
+        ("b: &b {<<: {x: 1}, x: 2}\nu:\n  <<: *b\n", "may not use '<<' itself"),
     ]:
-        with pytest.raises(InputError, match=f"duplicate key {key}"):
+        with pytest.raises(InputError, match=message):
             load_yaml_text(text)
+
+
+def test_different_complex_keys_are_not_duplicates() -> None:
+    with pytest.raises(InputError) as err:
+        load_yaml_text("? [a]\n: 1\n? [b]\n: 2\n")
+    assert "duplicate" not in str(err.value) and "SequenceNode" not in str(err.value)
 
 
 @pytest.mark.parametrize("option", ["--seed", "--format", "--probes"])

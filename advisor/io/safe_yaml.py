@@ -96,6 +96,7 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
     """Parse YAML text safely into plain data with a line map."""
     if "\x00" in text:
         raise InputError("contains NUL bytes; is this a binary file?", path=name)
+    text = text.removeprefix("\ufeff")  # libyaml's marks do not count a leading BOM
     _precheck_events(text, name)
     loader = SafeLoader(text)
     try:
@@ -142,7 +143,7 @@ def _yaml_error(exc: yaml.MarkedYAMLError, name: str, text: str) -> InputError:
         problem = "tab character in indentation (YAML allows spaces only)"
     elif exc.context:
         problem = f"{exc.context}: {problem}"
-    hidden_break = index.yaml_only_break(mark)
+    hidden_break = index.hidden_break_note(mark)
     if hidden_break:
         problem = f"{problem} ({hidden_break})"
     return InputError(f"invalid YAML: {problem}", path=name, line=line)
@@ -153,7 +154,12 @@ def _collect_lines(
 ) -> None:
     """Record the line of every key and item (iteratively); refuse duplicate keys. A node
     reached again through an alias is not walked again: paths inside its later uses take
-    the line of the alias (so the map stays the size of the file, not of its expansion)."""
+    the line of the alias (so the map stays the size of the file, not of its expansion).
+
+    A ``<<`` merge is checked before PyYAML flattens it: a key written next to it overrides
+    the merged one (YAML's rule, not a duplicate); a key that two merged mappings both
+    bring, and a merged mapping that merges again, are refused, because PyYAML resolves
+    both in ways that depend on how Python stores the key's text."""
     todo: list[tuple[yaml.Node, PathKey]] = [(node, loc)]
     seen = 0
     walked: set[int] = set()
@@ -169,40 +175,81 @@ def _collect_lines(
         children: list[tuple[yaml.Node, PathKey]] = []
         if isinstance(current, yaml.MappingNode):
             seen_keys: set[str] = set()
-            merged: list[yaml.Node] = []
+            merged: dict[str, yaml.Node] = {}
+            merges = 0
             for key_node, value_node in current.value:
-                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
-                if key_node.tag == _MERGE and key not in seen_keys:
-                    seen_keys.add(key)  # `<<: *base`: its keys may be written again here
-                    merged.extend(_merged_keys(value_node))
+                key = _key_text(key_node)
+                field = ".".join(str(p) for p in (*where, key))
+                line = text_lines.line_of_mark(key_node.start_mark)
+                if key_node.tag == _MERGE:
+                    merges += 1
+                    if merges > 1:
+                        raise InputError("duplicate key '<<'", path=name, line=line, field=field)
+                    for source in _merge_sources(value_node):
+                        _merge_keys(source, merged, name, text_lines, field)
+                        children.append((source, (*where, key)))  # its own duplicates
                     continue
                 if key in seen_keys:
-                    raise InputError(
-                        f"duplicate key '{key}'",
-                        path=name,
-                        line=text_lines.line_of_mark(key_node.start_mark),
-                        field=".".join(str(p) for p in (*where, key)),
-                    )
+                    raise InputError(f"duplicate key '{key}'", path=name, line=line, field=field)
                 seen_keys.add(key)
                 sub = (*where, key)
-                lines.setdefault(sub, text_lines.line_of_offset(key_node.start_mark.index))
+                lines.setdefault(sub, line or 1)
                 children.append((value_node, sub))
-            for key_node in merged:  # a merged key takes its line where it was written
-                if isinstance(key_node, yaml.ScalarNode):
-                    line = text_lines.line_of_offset(key_node.start_mark.index)
-                    lines.setdefault((*where, key_node.value), line)
+            for key, key_node in merged.items():  # a merged key takes the line it was written on
+                lines.setdefault((*where, key), text_lines.line_of_mark(key_node.start_mark) or 1)
         elif isinstance(current, yaml.SequenceNode):
             for position, item in enumerate(current.value):
                 sub = (*where, position)
-                lines.setdefault(sub, text_lines.line_of_offset(item.start_mark.index))
+                lines.setdefault(sub, text_lines.line_of_mark(item.start_mark) or 1)
                 children.append((item, sub))
         todo.extend(reversed(children))  # walked in document order: an anchor before its aliases
 
 
-def _merged_keys(value: yaml.Node) -> list[yaml.Node]:
-    """The key nodes a merge value brings in: one mapping, or a list of mappings."""
+def _key_text(node: yaml.Node) -> str:
+    """A key as the user wrote it (a list or mapping used as a key is named, not dumped)."""
+    if isinstance(node, yaml.ScalarNode):
+        return str(node.value)
+    kind = "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
+    return f"({kind} used as a key, at offset {node.start_mark.index})"  # never equal to another
+
+
+def _merge_sources(value: yaml.Node) -> list[yaml.MappingNode]:
+    """The mappings a merge value brings in: one mapping, or a list of mappings."""
     sources = value.value if isinstance(value, yaml.SequenceNode) else [value]
-    return [k for m in sources if isinstance(m, yaml.MappingNode) for k, _ in m.value]
+    return [m for m in sources if isinstance(m, yaml.MappingNode)]
+
+
+def _merge_keys(
+    source: yaml.MappingNode,
+    merged: dict[str, yaml.Node],
+    name: str,
+    text_lines: LineIndex,
+    field: str,
+) -> None:
+    """Add a merged mapping's keys to ``merged``; refuse a key two sources bring, and a
+    source that merges again."""
+    own: set[str] = set()
+    for key_node, _ in source.value:
+        line = text_lines.line_of_mark(key_node.start_mark)
+        if key_node.tag == _MERGE:
+            raise InputError(
+                "a mapping merged with '<<' may not use '<<' itself; write its keys out",
+                path=name,
+                line=line,
+                field=field,
+            )
+        key = _key_text(key_node)
+        if key in own:
+            raise InputError(f"duplicate key '{key}'", path=name, line=line, field=field)
+        own.add(key)
+        if key in merged:
+            raise InputError(
+                f"key '{key}' comes from two merged mappings; merge it from one only",
+                path=name,
+                line=line,
+                field=field,
+            )
+        merged[key] = key_node
 
 
 def dump_yaml(data: Any) -> str:

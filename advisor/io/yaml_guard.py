@@ -40,8 +40,11 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
     # [anchor, expanded size, nodes in it, nodes per entry, expanded text]
     stack: list[list[Any]] = []
     lines = LineIndex(text)
+    quoted: list[tuple[int, int]] = []  # where NEL/U+2028/U+2029 are text, if the file has any
     for event in yaml.parse(text, Loader=loader):
         line = lines.line_of_mark(event.start_mark)
+        if lines.hidden and isinstance(event, yaml.ScalarEvent) and event.style in ("'", '"'):
+            quoted.append((event.start_mark.index, event.end_mark.index))
         if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             _check_tag(event, name, line)
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -104,6 +107,8 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
                 path=name,
                 line=line,
             )
+    if lines.hidden:
+        lines.check_hidden_breaks(quoted, name)
 
 
 def _count_entry(stack: list[list[Any]], name: str, line: int | None) -> None:
