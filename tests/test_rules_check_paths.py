@@ -25,3 +25,25 @@ def test_a_bundled_file_is_checked_as_part_of_the_bundled_pack(tmp_path: Path) -
     result = run("rules", "check", str(ROOT / "rules" / "scale.yaml"), cwd=tmp_path)
     assert result.code == 0 and result.out.startswith("ok: "), result.err
     assert not result.out.startswith("ok: 0 rules"), result.out
+
+
+def test_a_pack_of_linked_rule_files_keeps_its_rules(tmp_path: Path) -> None:
+    """A stow-style pack (rule files are links to a store elsewhere) is counted, so
+    `--stale` sees its evidence instead of passing an empty pack."""
+    (tmp_path / "store").mkdir()
+    shutil.copy(PACK / "vetoes.yaml", tmp_path / "store" / "r.yaml")
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "r.yaml").symlink_to("../store/r.yaml")
+    result = run("rules", "check", "pack", cwd=tmp_path)
+    assert result.code == 0 and result.out.startswith("ok: 1 rules valid"), result.err
+
+
+def test_a_link_loop_and_the_root_folder(tmp_path: Path) -> None:
+    (tmp_path / "loop1").symlink_to("loop2")
+    (tmp_path / "loop2").symlink_to("loop1")
+    for arg in ("loop1", "loop1/x"):
+        result = run("rules", "check", arg, cwd=tmp_path)
+        assert result.code == 2 and len(result.err.splitlines()) == 1, result.err
+        assert "Traceback" not in result.err, result.err
+    result = run("rules", "check", "/", cwd=tmp_path)  # holds the bundled pack, is not it
+    assert "ok: 0 rules valid" in result.out, result.out + result.err

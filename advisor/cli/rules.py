@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sys
-from pathlib import Path
 
 import click
 
@@ -83,21 +83,23 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
 
     day = today.date() if today else dt.date.today()
     extra = input_paths([path], "PATH") if path is not None else []
-    core = core_pack_dir().resolve()
-    if extra and (extra[0].resolve() == core or core in extra[0].resolve().parents):
+    core = str(core_pack_dir())
+    in_core = bool(extra) and _within(os.path.join(str(extra[0]), "x"), core)
+    if in_core:
         extra = []  # the bundled pack or one of its files: checked as part of the bundled pack
     ruleset = load_ruleset(extra)
-    checked = [r for r in ruleset.all_rules if not path or _within(ruleset.sources[r.id], path)]
+
+    def mine(source: str) -> bool:
+        """A rule or check from PATH: in it, and from the bundled pack only if PATH is."""
+        return not path or (_within(source, path) and _within(source, core) == in_core)
+
+    checked = [r for r in ruleset.all_rules if mine(ruleset.sources[r.id])]
     problems = citation_problems(ruleset, load_source_ids(), load_snapshot().names(), today=day)
     if problems:
         for problem in problems:
             click.echo(f"advisor: error: {one_line(problem)}", err=True)
         sys.exit(2)
-    checks = [
-        c
-        for c in ruleset.all_checks or ()
-        if not path or _within(ruleset.check_sources.get(c.id, ""), path)
-    ]
+    checks = [c for c in ruleset.all_checks or () if mine(ruleset.check_sources.get(c.id, ""))]
     examples = sum(len(r.examples.fire) + len(r.examples.ok) for r in checked)
     examples += sum(len(c.examples.trip) + len(c.examples.ok) for c in checks)
     ended = sum(1 for r in checked if r.holds and r.holds.until)
@@ -119,8 +121,26 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
 
 def _within(source: str, path: str) -> bool:
     """Whether a rule's file is the checked file or lies in the checked folder (``.``,
-    ``./`` and absolute spellings alike; ``/a/pk`` does not contain ``/a/pk2/x.yaml``)."""
+    ``./`` and absolute spellings alike; ``/a/pk`` does not contain ``/a/pk2/x.yaml``).
+    Folders are compared resolved, a file by the name it was loaded under, so a pack whose
+    rule files are links to files elsewhere keeps its rules; a link loop is no match."""
     if not source:
         return False
-    target, file = Path(path).resolve(), Path(source).resolve()
-    return file == target or target in file.parents
+    try:
+        target = os.path.realpath(path)
+        folder = os.path.realpath(os.path.dirname(source) or ".")
+        file = os.path.join(folder, os.path.basename(source))
+    except (OSError, ValueError):
+        return False
+    if os.path.isdir(target):
+        return folder == target or folder.startswith(target.rstrip(os.sep) + os.sep)
+    return file == os.path.join(
+        os.path.realpath(os.path.dirname(path) or "."), os.path.basename(path)
+    ) or (os.path.exists(file) and _same(file, path))
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
