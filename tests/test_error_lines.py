@@ -114,3 +114,40 @@ def test_a_folder_swapped_for_a_link_after_the_check_is_caught_at_the_write(
     with pytest.raises(InputError, match="would become part of the rule pack"):
         emit("rules: []\n", destination)
     assert not (pack / "r.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("recommend", "--seed", "9'" * 300),  # click quotes it with "…" when it holds a '
+        ("recommend", "--example", "r2-low-power-devices", *["b"] * 200),  # extra arguments
+        ("recommend", "--example", "x" * 400),
+        (
+            "recommend",
+            "--example",
+            "r2-low-power-devices",
+            "--probes",
+            "none",
+            "--as-of",
+            "2" * 300,
+        ),
+        ("rules", "show", "Q" * 400),
+    ],
+)
+def test_every_echoed_value_is_cut_to_80(tmp_path: Path, args: tuple[str, ...]) -> None:
+    result = run(*args, cwd=tmp_path)
+    line = result.err.rstrip("\n")
+    assert result.code == 2 and "\n" not in line and len(line) <= 600, line
+    assert not any(len(word) > 90 for word in line.replace("'", " ").split()), line
+
+
+def test_an_error_line_with_long_paths_stays_within_600(tmp_path: Path) -> None:
+    deep = tmp_path.joinpath(*["d" * 200] * 5)
+    deep.mkdir(parents=True)
+    profile = deep / "p.yaml"
+    profile.write_text("purpose: research\n")
+    result = run(
+        "recommend", str(profile), "--probes", "none", "-o", str(profile), "--force", cwd=tmp_path
+    )
+    line = result.err.rstrip("\n")
+    assert result.code == 2 and len(line) <= 600 and "\n" not in line, line

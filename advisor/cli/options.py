@@ -22,8 +22,9 @@ PROBE_LEVELS = ("none", "quick", "standard", "full")
 # What a shell reports for a writer killed by SIGPIPE (128 + 13), as for ``yes | head``.
 EXIT_SIGPIPE = 141
 FORMATS = ("markdown", "json", "html")
-# A value click quotes in a usage error ('--seed': '999…'), echoed at ECHO_LIMIT like a file's.
-_QUOTED = re.compile(r"'([^'\n]{81,})'")
+# A value click quotes in a usage error ('--seed': '999…', "9'9…", or extra arguments in
+# parentheses), echoed at ECHO_LIMIT like a file's.
+_QUOTED = re.compile(r"""'([^'\n]{81,})'|"([^"\n]{81,})"|\(([^()\n]{81,})\)""")
 
 
 class AdvisorGroup(click.Group):
@@ -40,11 +41,11 @@ class AdvisorGroup(click.Group):
             fail(exc)
         except click.UsageError as exc:  # one line, arguments made inert, like InputError
             command = exc.ctx.command_path if exc.ctx else "advisor"
-            message = _QUOTED.sub(lambda m: f"'{clip(m.group(1))}'", exc.format_message())
+            message = _QUOTED.sub(_clip_quoted, exc.format_message())
             click.echo(one_line(f"advisor: error: {message} (see: {command} --help)"), err=True)
             sys.exit(exc.exit_code)
         except click.ClickException as exc:
-            click.echo(f"advisor: error: {one_line(exc.format_message())}", err=True)
+            click.echo(one_line(f"advisor: error: {exc.format_message()}"), err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("Aborted!", err=True)
@@ -90,12 +91,18 @@ def reader_gone() -> NoReturn:
     sys.exit(EXIT_SIGPIPE)
 
 
+def _clip_quoted(match: re.Match[str]) -> str:
+    """A quoted or parenthesised value of a usage error, cut like a file's value."""
+    text = match.group(0)
+    return f"{text[0]}{clip(text[1:-1])}{text[-1]}"
+
+
 def fail(exc: InputError) -> NoReturn:
     """Print ``exc`` as one line on stderr and exit with its code (a stdout that failed is
     pointed at /dev/null first, so the flush at exit cannot fail a second time)."""
     if exc.field == "stdout":
         silence_stdout(sys.stdout)
-    click.echo(f"advisor: error: {exc}", err=True)
+    click.echo(one_line(f"advisor: error: {exc}"), err=True)  # 600 with the prefix
     sys.exit(exc.exit_code)
 
 

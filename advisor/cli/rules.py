@@ -9,7 +9,7 @@ import sys
 import click
 
 from advisor.io.safe_read import input_paths
-from advisor.model.terminal_text import for_terminal, inert, one_line
+from advisor.model.terminal_text import clip, for_terminal, inert, one_line
 
 
 @click.group()
@@ -48,7 +48,7 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
 
         hint = difflib.get_close_matches(rule_id.upper(), [r.id for r in ruleset.all_rules], n=1)
         suggestion = f"; did you mean {hint[0]}?" if hint else ""
-        raise InputError(f"no rule with id '{rule_id}'{suggestion}", field="RULE_ID")
+        raise InputError(f"no rule with id '{clip(rule_id)}'{suggestion}", field="RULE_ID")
     if rule.holds and rule.holds.until and ruleset.get(rule.id) is None:
         ruleset = ruleset.at(last_month_before(rule.holds.until))  # its routes, in its time
     click.echo(for_terminal(rule_markdown(rule, ruleset)), nl=False)
@@ -97,7 +97,7 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
     problems = citation_problems(ruleset, load_source_ids(), load_snapshot().names(), today=day)
     if problems:
         for problem in problems:
-            click.echo(f"advisor: error: {one_line(problem)}", err=True)
+            click.echo(one_line(f"advisor: error: {problem}"), err=True)
         sys.exit(2)
     checks = [c for c in ruleset.all_checks or () if mine(ruleset.check_sources.get(c.id, ""))]
     examples = sum(len(r.examples.fire) + len(r.examples.ok) for r in checked)

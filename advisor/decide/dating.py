@@ -17,6 +17,7 @@ from advisor.decide.routes import RouteTable
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
 from advisor.model.rulepack import PackMeta, Prior
+from advisor.model.terminal_text import clip
 
 
 def knowledge_month() -> str:
@@ -77,7 +78,7 @@ def check_view_month(month: str) -> str:
     text = month.strip()
     if not MONTH_RE.match(text):
         raise InputError(
-            f"expected a month as YYYY-MM (e.g. 2019-06), not {month!r}", field="--as-of"
+            f"expected a month as YYYY-MM (e.g. 2019-06), not '{clip(month)}'", field="--as-of"
         )
     today = knowledge_month()
     if text > today:

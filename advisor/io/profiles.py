@@ -12,6 +12,7 @@ from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
 from advisor.io.validation import input_error_from_validation
 from advisor.model.errors import InputError
 from advisor.model.profile import Profile
+from advisor.model.terminal_text import clip
 from advisor.resources import data_dir
 
 
@@ -62,7 +63,8 @@ def example_path(name: str) -> Path:
         hint = difflib.get_close_matches(name, list(examples), n=1)
         suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
         raise InputError(
-            f"no bundled example '{name}'{suggestion} (see `advisor examples`)", field="--example"
+            f"no bundled example '{clip(name)}'{suggestion} (see `advisor examples`)",
+            field="--example",
         )
     return examples[name]
 

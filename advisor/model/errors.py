@@ -33,4 +33,4 @@ class InputError(Exception):
             path = one_line(self.path, PATH_LIMIT)
             where = f"{path}:{self.line}: " if self.line else f"{path}: "
         field = f"{one_line(self.field, FIELD_LIMIT)}: " if self.field else ""
-        return f"{where}{field}{one_line(self.message)}"
+        return one_line(f"{where}{field}{one_line(self.message)}")  # the whole line: 600

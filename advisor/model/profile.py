@@ -307,7 +307,9 @@ class Profile(Section):
     )
     migrating_away: bool = Field(
         False,
-        description="The team has decided to move off the framework of its existing code.",
+        description="The team has decided to leave the framework its existing code is written "
+        "in for another framework (upgrading within one framework, such as TF1 code to TF2, "
+        "is not leaving it).",
     )
     priorities: Priorities = Field(default_factory=Priorities, description="What matters most.")
     determinism: Determinism = Field(

@@ -55,9 +55,9 @@ def inert_lines(text: Any) -> str:
 
 
 def clip(text: Any, limit: int = ECHO_LIMIT) -> str:
-    """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
+    """``text`` cut to at most ``limit`` characters, the ellipsis that marks a cut included."""
     value = str(text)
-    return value if len(value) <= limit else value[:limit] + "…"
+    return value if len(value) <= limit else value[: max(limit - 1, 0)] + "…"
 
 
 def one_line(text: Any, limit: int = LINE_LIMIT) -> str:
