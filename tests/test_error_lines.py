@@ -120,6 +120,7 @@ def test_a_folder_swapped_for_a_link_after_the_check_is_caught_at_the_write(
     "args",
     [
         ("recommend", "--seed", "9'" * 300),  # click quotes it with "…" when it holds a '
+        ("recommend", "--format", ("A" * 50 + "'" + "B" * 50 + '"') * 10),  # both: \' inside
         ("recommend", "--example", "r2-low-power-devices", *["b"] * 200),  # extra arguments
         ("recommend", "--example", "x" * 400),
         (
@@ -139,6 +140,7 @@ def test_every_echoed_value_is_cut_to_80(tmp_path: Path, args: tuple[str, ...]) 
     line = result.err.rstrip("\n")
     assert result.code == 2 and "\n" not in line and len(line) <= 600, line
     assert not any(len(word) > 90 for word in line.replace("'", " ").split()), line
+    assert len(line) <= 300, line  # the value cut to 80, not the line to 600
 
 
 def test_an_error_line_with_long_paths_stays_within_600(tmp_path: Path) -> None:
@@ -151,3 +153,26 @@ def test_an_error_line_with_long_paths_stays_within_600(tmp_path: Path) -> None:
     )
     line = result.err.rstrip("\n")
     assert result.code == 2 and len(line) <= 600 and "\n" not in line, line
+
+
+def test_hidden_breaks_between_an_anchor_and_its_quoted_value_are_refused() -> None:
+    """The span of a quoted text starts at its quote, not at the anchor before it: a
+    comment there could otherwise hide the value behind a break no editor shows."""
+    for text in (
+        'project:\n  name: &n # (name withheld)\u2028   "Hidden name"\n',
+        '- &x # nothing\u2028  "evil"\n',
+        'a: [1, &x # 2\u2028"3"]\n',
+    ):
+        with pytest.raises(InputError, match="outside quoted text"):
+            load_yaml_text(text)
+    assert load_yaml_text('a: &q "x\u2028y"\n').data == {"a": "x\u2028y"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1: a\n+1: b\n", "1: a\n1.0: b\n", "yes: a\non: b\n", "~: a\nnull: b\n"],
+)
+def test_two_spellings_of_one_key_are_a_duplicate(text: str) -> None:
+    with pytest.raises(InputError, match="duplicate key"):
+        load_yaml_text(text)
+    assert load_yaml_text('"1": a\n1: b\n').data == {"1": "a", 1: "b"}  # a text is not a number

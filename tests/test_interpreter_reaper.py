@@ -76,3 +76,32 @@ def test_an_interpreter_that_never_answers_times_out(
         inspect(str(script))
     assert time.monotonic() - start < 10
     assert not _alive(int((tmp_path / "pid").read_text()))
+
+
+ZOMBIE_LEADER = """
+import ctypes, os, sys, threading, time
+os.setsid()
+with open(sys.argv[1], "a") as f:
+    f.write(f"{os.getpid()}\\n")
+threading.Thread(target=lambda: time.sleep(300)).start()
+time.sleep(0.2)
+ctypes.CDLL(None).syscall(60, 0)  # SYS_exit (x86-64): only the main thread ends
+"""
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="syscall number of x86-64")
+def test_a_leader_whose_main_thread_exited_is_stopped_too(tmp_path: Path) -> None:
+    """Its /proc state is Z while a thread still runs: it must be killed, not skipped."""
+    pid_file = tmp_path / "pids"
+    (tmp_path / "leader.py").write_text(ZOMBIE_LEADER)
+    leader = f"{sys.executable} {tmp_path / 'leader.py'} {pid_file}"
+    spawn = f"{leader} </dev/null >/dev/null 2>&1 &\nsleep 1"
+    start = time.monotonic()
+    inspect(str(_fake(tmp_path, spawn)))
+    assert time.monotonic() - start < 5  # no 5 s sweep spinning on it
+    (pid,) = _pids(pid_file)
+    tasks = Path(f"/proc/{pid}/task")
+    alive = tasks.exists() and any(tasks.iterdir())
+    if alive:
+        os.kill(pid, 9)
+    assert not alive

@@ -8,6 +8,7 @@ that validation errors can point at it.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ _FLOAT = "tag:yaml.org,2002:float"
 # line (a project named 2024-13-45 is a name), not a constructor failure with neither.
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MERGE = "tag:yaml.org,2002:merge"
+_STR = "tag:yaml.org,2002:str"
 _VALUE = "tag:yaml.org,2002:value"  # YAML 1.1's '=' scalar, which no constructor builds
 SafeLoader.yaml_implicit_resolvers = {
     first: [(tag, rx) for tag, rx in resolvers if tag not in (_INT, _FLOAT, _TIMESTAMP, _VALUE)]
@@ -174,8 +176,8 @@ def _collect_lines(
             walked.add(id(current))
         children: list[tuple[yaml.Node, PathKey]] = []
         if isinstance(current, yaml.MappingNode):
-            seen_keys: set[str] = set()
-            merged: dict[str, yaml.Node] = {}
+            seen_keys: set[Any] = set()
+            merged: dict[Any, yaml.Node] = {}
             merges = 0
             for key_node, value_node in current.value:
                 key = _key_text(key_node)
@@ -189,14 +191,15 @@ def _collect_lines(
                         _merge_keys(source, merged, name, text_lines, field)
                         children.append((source, (*where, key)))  # its own duplicates
                     continue
-                if key in seen_keys:
+                if _key_value(key_node) in seen_keys:
                     raise InputError(f"duplicate key '{key}'", path=name, line=line, field=field)
-                seen_keys.add(key)
+                seen_keys.add(_key_value(key_node))
                 sub = (*where, key)
                 lines.setdefault(sub, line or 1)
                 children.append((value_node, sub))
-            for key, key_node in merged.items():  # a merged key takes the line it was written on
-                lines.setdefault((*where, key), text_lines.line_of_mark(key_node.start_mark) or 1)
+            for key_node in merged.values():  # a merged key takes the line it was written on
+                line = text_lines.line_of_mark(key_node.start_mark) or 1
+                lines.setdefault((*where, _key_text(key_node)), line)
         elif isinstance(current, yaml.SequenceNode):
             for position, item in enumerate(current.value):
                 sub = (*where, position)
@@ -213,6 +216,29 @@ def _key_text(node: yaml.Node) -> str:
     return f"({kind} used as a key, at offset {node.start_mark.index})"  # never equal to another
 
 
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_SPECIAL_FLOATS = {".inf": math.inf, "+.inf": math.inf, "-.inf": -math.inf, ".nan": math.nan}
+
+
+def _key_value(node: yaml.Node) -> Any:
+    """A key as the loaded mapping will hold it, so spellings of one value (``1`` and
+    ``1.0``, ``yes`` and ``on``, ``~`` and ``null``) are one key, as PyYAML's dict makes
+    them; texts stay texts. Lists and mappings used as keys are never equal."""
+    if not isinstance(node, yaml.ScalarNode) or node.tag == _STR:
+        return _key_text(node)
+    text = str(node.value).replace("_", "")
+    if node.tag == _BOOL:
+        return text.lower() in ("yes", "true", "on")
+    if node.tag == _NULL:
+        return None
+    if node.tag == _INT:
+        return int(text)
+    if node.tag == _FLOAT:
+        return _SPECIAL_FLOATS.get(text.lower()) or float(text)
+    return _key_text(node)
+
+
 def _merge_sources(value: yaml.Node) -> list[yaml.MappingNode]:
     """The mappings a merge value brings in: one mapping, or a list of mappings."""
     sources = value.value if isinstance(value, yaml.SequenceNode) else [value]
@@ -221,14 +247,14 @@ def _merge_sources(value: yaml.Node) -> list[yaml.MappingNode]:
 
 def _merge_keys(
     source: yaml.MappingNode,
-    merged: dict[str, yaml.Node],
+    merged: dict[Any, yaml.Node],
     name: str,
     text_lines: LineIndex,
     field: str,
 ) -> None:
     """Add a merged mapping's keys to ``merged``; refuse a key two sources bring, and a
     source that merges again."""
-    own: set[str] = set()
+    own: set[Any] = set()
     for key_node, _ in source.value:
         line = text_lines.line_of_mark(key_node.start_mark)
         if key_node.tag == _MERGE:
@@ -238,18 +264,18 @@ def _merge_keys(
                 line=line,
                 field=field,
             )
-        key = _key_text(key_node)
-        if key in own:
+        key, value = _key_text(key_node), _key_value(key_node)
+        if value in own:
             raise InputError(f"duplicate key '{key}'", path=name, line=line, field=field)
-        own.add(key)
-        if key in merged:
+        own.add(value)
+        if value in merged:
             raise InputError(
                 f"key '{key}' comes from two merged mappings; merge it from one only",
                 path=name,
                 line=line,
                 field=field,
             )
-        merged[key] = key_node
+        merged[value] = key_node
 
 
 def dump_yaml(data: Any) -> str:

@@ -40,11 +40,8 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
     # [anchor, expanded size, nodes in it, nodes per entry, expanded text]
     stack: list[list[Any]] = []
     lines = LineIndex(text)
-    quoted: list[tuple[int, int]] = []  # where NEL/U+2028/U+2029 are text, if the file has any
     for event in yaml.parse(text, Loader=loader):
         line = lines.line_of_mark(event.start_mark)
-        if lines.hidden and isinstance(event, yaml.ScalarEvent) and event.style in ("'", '"'):
-            quoted.append((event.start_mark.index, event.end_mark.index))
         if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             _check_tag(event, name, line)
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -107,8 +104,19 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
                 path=name,
                 line=line,
             )
-    if lines.hidden:
-        lines.check_hidden_breaks(quoted, name)
+    if lines.hidden:  # rare: only then is the text scanned again, for its quoted texts
+        lines.check_hidden_breaks(_quoted_spans(text, loader), name)
+
+
+def _quoted_spans(text: str, loader: Any) -> list[tuple[int, int]]:
+    """(opening quote, after closing quote) of every quoted scalar, from the scanner's
+    tokens: an event's span would start at an anchor and take in a comment before the
+    quote."""
+    return [
+        (token.start_mark.index, token.end_mark.index)
+        for token in yaml.scan(text, Loader=loader)
+        if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"')
+    ]
 
 
 def _count_entry(stack: list[list[Any]], name: str, line: int | None) -> None:

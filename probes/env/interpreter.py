@@ -7,7 +7,6 @@ the framework there: a private copy of this package goes on their PYTHONPATH.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import platform
@@ -114,29 +113,33 @@ def inspect(path: str) -> Interpreter:
     """Ask the interpreter at ``path`` what it is; InterpreterError when it cannot serve."""
     exe = locate(path)
     if not exe or not Path(exe).exists():
-        raise InterpreterError(f"--python {path}: no such file")
+        raise InterpreterError(f"--python {_shown(path)}: no such file")
     if not os.access(exe, os.X_OK) or Path(exe).is_dir():
-        raise InterpreterError(f"--python {path}: not an executable file")
+        raise InterpreterError(f"--python {_shown(path)}: not an executable file")
     spec = {fw: [IMPORT_NAME[fw], list(DISTRIBUTIONS[fw])] for fw in FRAMEWORKS}
     try:
         info = _answer([exe, "-E", "-c", _SCRIPT, json.dumps(spec)])
     except subprocess.TimeoutExpired:
         raise InterpreterError(
-            f"--python {path}: did not answer within {INSPECT_TIMEOUT:.0f} s"
+            f"--python {_shown(path)}: did not answer within {INSPECT_TIMEOUT:.0f} s"
         ) from None
+    except reaper.LeftRunning as exc:
+        raise InterpreterError(f"--python {_shown(path)}: {exc}; not used") from None
     except (OSError, ValueError, IndexError, RecursionError):
-        raise InterpreterError(f"--python {path}: not a working Python interpreter") from None
+        raise InterpreterError(
+            f"--python {_shown(path)}: not a working Python interpreter"
+        ) from None
     version = tuple(info["version"])
     text = ".".join(str(v) for v in version)
     if version[:2] < MIN_PYTHON:
         raise InterpreterError(
-            f"--python {path}: Python {text} is too old; the probes need "
+            f"--python {_shown(path)}: Python {text} is too old; the probes need "
             f"Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer"
         )
     if not info.get("numpy"):
         raise InterpreterError(
-            f"--python {path}: NumPy is not installed there; install it with: "
-            f"{path} -m pip install numpy"
+            f"--python {_shown(path)}: NumPy is not installed there; install it with: "
+            f"{_shown(path)} -m pip install numpy"
         )
     hidden = hidden_frameworks()
     frameworks = {
@@ -163,21 +166,15 @@ def _answer(command: list[str]) -> dict[str, Any]:
     # sys.path, so a json.py that anyone dropped in /tmp (or the user's folder) is never
     # imported in place of the standard library's.
     with tempfile.TemporaryFile() as out, tempfile.TemporaryDirectory(prefix="advisor-") as cwd:
-        proc = subprocess.Popen(
-            [sys.executable, "-I", reaper.__file__, str(INSPECT_TIMEOUT), *command],
+        reaper.run_reaped(  # what it forks is stopped afterwards, setsid sessions too
+            command,
+            timeout=INSPECT_TIMEOUT,
             cwd=cwd,
             stdout=out,
             stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
-            start_new_session=True,  # its own process group: what it forks is stopped too
             preexec_fn=_cap_output if hasattr(os, "fork") else None,
         )
-        try:
-            code = proc.wait(timeout=INSPECT_TIMEOUT + reaper.SWEEP_SECONDS + 5)
-        finally:
-            _stop_group(proc)
-        if code == 124:  # the reaper's word for "ran out of time"
-            raise subprocess.TimeoutExpired(command, INSPECT_TIMEOUT)
         out.seek(0)
         text = out.read(MAX_ANSWER).decode("utf-8", "replace")
     info = json.loads(text.strip().splitlines()[-1])
@@ -200,21 +197,16 @@ def _answer(command: list[str]) -> dict[str, Any]:
 
 
 MAX_VERSION_CHARS = 100  # a version string longer than this is not one
+PATH_CHARS = 200  # characters of a --python path shown in a message
+
+
+def _shown(path: str) -> str:
+    """A path as messages show it: at most PATH_CHARS characters, an ellipsis included."""
+    return path if len(path) <= PATH_CHARS else path[: PATH_CHARS - 1] + "…"
 
 
 def _short_text(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= MAX_VERSION_CHARS
-
-
-def _stop_group(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the interpreter's process group (a program that forked and kept running, or
-    one that timed out) and reap the interpreter."""
-    import signal
-
-    with contextlib.suppress(OSError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
-        proc.wait(timeout=5)
 
 
 def _cap_output() -> None:

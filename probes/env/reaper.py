@@ -1,14 +1,13 @@
 """Run a command and, when it ends, stop everything it left running, sessions of its own too.
 
-Usage: python -I reaper.py TIMEOUT COMMAND...
-
 Killing a process group misses a process that called ``setsid``: it has left the group.
-On Linux this process makes itself a child subreaper (``PR_SET_CHILD_SUBREAPER``), so
-every orphan the command leaves behind, whatever its session, is reparented here instead
-of to init; when the command exits (or TIMEOUT seconds pass) every child of this process
-is killed, again and again until none is left. Exit status: 124 when the command ran out
-of time, else 0. Where the call does not exist (macOS) it falls back to killing what it
-can see. Standard library only: it runs in the advisor's own interpreter, isolated (-I).
+On Linux this process makes itself a child subreaper (``PR_SET_CHILD_SUBREAPER``) while the
+command runs, so every orphan the command leaves behind, whatever its session, is
+reparented to us instead of to init; when the command exits (or its time is up) every new
+child of ours is killed, zombie thread-group leaders whose other threads still run
+included, again and again until none is left. The subreaper is this process itself, not a
+helper the command could kill first. Where the call does not exist (macOS) only the
+command's process group is killed.
 """
 
 from __future__ import annotations
@@ -18,25 +17,34 @@ import ctypes
 import os
 import signal
 import subprocess
-import sys
 import time
+from typing import Any
 
 PR_SET_CHILD_SUBREAPER = 36
+PR_GET_CHILD_SUBREAPER = 37
 SWEEP_SECONDS = 5.0  # at most this long to kill what the command left behind
 
 
-def become_subreaper() -> bool:
-    """Ask the kernel to reparent our orphaned descendants to us; False where it cannot."""
+class LeftRunning(RuntimeError):
+    """The command left processes that could not be stopped within SWEEP_SECONDS."""
+
+
+def _prctl(option: int, value: Any) -> bool:
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+        return int(libc.prctl(option, value, 0, 0, 0)) == 0
     except (OSError, AttributeError):
         return False
 
 
-def children(pid: int) -> list[int]:
-    """The live children of ``pid`` (from /proc; empty where there is no /proc)."""
-    found = []
+def _is_subreaper() -> bool:
+    flag = ctypes.c_int(0)
+    return _prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag)) and bool(flag.value)
+
+
+def children(pid: int) -> set[int]:
+    """The children of ``pid``, zombies included (from /proc; empty where there is none)."""
+    found = set()
     with contextlib.suppress(OSError):
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
@@ -47,41 +55,55 @@ def children(pid: int) -> list[int]:
             except OSError:
                 continue
             fields = stat[stat.rfind(b")") + 2 :].split()  # after "pid (comm) "
-            if len(fields) > 1 and int(fields[1]) == pid and fields[0] != b"Z":
-                found.append(int(entry))
+            if len(fields) > 1 and int(fields[1]) == pid:
+                found.add(int(entry))
     return found
 
 
-def sweep(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the command and every process reparented to us, and reap them all."""
-    with contextlib.suppress(OSError):
-        proc.kill()
+def sweep(keep: set[int]) -> int:
+    """Kill and reap every child of ours not in ``keep`` until none is left; how many were
+    still there when SWEEP_SECONDS ran out (0: all gone)."""
     deadline = time.monotonic() + SWEEP_SECONDS
-    while time.monotonic() < deadline:
-        for pid in children(os.getpid()):
+    left = children(os.getpid()) - keep
+    while left and time.monotonic() < deadline:
+        for pid in left:  # a zombie leader with live threads dies with its whole group
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-        try:
-            while os.waitpid(-1, os.WNOHANG)[0]:
-                pass
-        except ChildProcessError:
-            return  # no child of ours is left, running or not
-        time.sleep(0.01)
+        for pid in left:
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, os.WNOHANG)
+        time.sleep(0.005)
+        left = children(os.getpid()) - keep
+    return len(left)
 
 
-def main(argv: list[str]) -> int:
-    timeout, command = float(argv[1]), argv[2:]
-    become_subreaper()
-    proc = subprocess.Popen(command)  # stdio, folder and limits are ours, as given
-    code = 0
+def run_reaped(command: list[str], *, timeout: float, **popen: Any) -> int:
+    """Run ``command`` (in a session of its own) to its end, then stop all it left behind.
+
+    Returns its exit status; raises subprocess.TimeoutExpired when it ran out of time and
+    LeftRunning when something it started could not be stopped (both after the sweep)."""
+    keep = children(os.getpid())  # our own children from before: never touched
+    became = not _is_subreaper() and _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    timed_out, left = False, 0
     try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        code = 124
+        proc = subprocess.Popen(command, start_new_session=True, **popen)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                proc.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=SWEEP_SECONDS)
+            left = sweep(keep)
     finally:
-        sweep(proc)
-    return code
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+        if became:
+            _prctl(PR_SET_CHILD_SUBREAPER, 0)
+    if timed_out:
+        raise subprocess.TimeoutExpired(command, timeout)
+    if left:
+        raise LeftRunning(f"{left} process(es) it started could not be stopped")
+    return int(proc.returncode or 0)
