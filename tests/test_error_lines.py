@@ -20,9 +20,24 @@ def test_yaml_only_line_breaks_do_not_shift_field_lines(odd: str) -> None:
     assert doc.lines[("purpose",)] == 3
 
 
-@pytest.mark.parametrize("text", ["a: 1\r\nb: 2\rc: 3\n", "a: 1\nb: 2\nc: 3"])
+@pytest.mark.parametrize(
+    "text", ["a: 1\r\nb: 2\r\nc: 3\r\n", "a: 1\rb: 2\rc: 3", "a: 1\nb: 2\nc: 3"]
+)
 def test_crlf_and_lone_cr_end_lines(text: str) -> None:
     assert load_yaml_text(text).lines[("c",)] == 3
+
+
+def test_a_lone_carriage_return_among_newlines_is_refused() -> None:
+    """`cat` would show `b: 2` over `hidden: 1`; diffs show one line."""
+    with pytest.raises(InputError, match="carriage return") as err:
+        load_yaml_text("a: 1\nhidden: 1\rb: 2\n")
+    assert ":2:" in str(err.value)
+
+
+def test_a_hidden_break_after_a_backslash_is_refused() -> None:
+    """In double quotes `\\<U+2028>` is an escaped line break: YAML drops both."""
+    with pytest.raises(InputError, match="after a backslash"):
+        load_yaml_text('a: "x\\\u2028b"\n')
 
 
 def test_a_parser_error_after_a_hidden_break_names_both_lines() -> None:
@@ -123,6 +138,7 @@ def test_a_folder_swapped_for_a_link_after_the_check_is_caught_at_the_write(
         ("recommend", "--format", ("A" * 50 + "'" + "B" * 50 + '"') * 10),  # both: \' inside
         ("recommend", "--example", "r2-low-power-devices", *["b"] * 200),  # extra arguments
         ("recommend", "--example", "x" * 400),
+        ("recommend", "p.yaml", "a)", "x" * 300),  # extra arguments with a ) inside
         (
             "recommend",
             "--example",

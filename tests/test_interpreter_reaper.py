@@ -105,3 +105,45 @@ def test_a_leader_whose_main_thread_exited_is_stopped_too(tmp_path: Path) -> Non
     if alive:
         os.kill(pid, 9)
     assert not alive
+
+
+CHAIN = """#!/bin/sh
+echo $$ >> "$2"
+if [ "$1" -gt 0 ]; then "$0" $(($1 - 1)) "$2" </dev/null >/dev/null 2>&1 & fi
+exec sleep 300
+"""
+
+
+def test_a_deep_chain_dies_at_once(tmp_path: Path) -> None:
+    """1,000 processes, each the parent of the next: killing only direct children took a
+    round per level and ran out of time with most of them alive."""
+    chain, pid_file = tmp_path / "chain.sh", tmp_path / "pids"
+    chain.write_text(CHAIN)
+    chain.chmod(0o755)
+    spawn = (
+        f"setsid {chain} 1000 {pid_file} </dev/null >/dev/null 2>&1 &\n"
+        f'while [ "$(wc -l < {pid_file} 2>/dev/null || echo 0)" -lt 1001 ]; do sleep 0.05; done'
+    )
+    inspect(str(_fake(tmp_path, spawn)))
+    pids = [int(p) for p in pid_file.read_text().split()]
+    left = [p for p in pids if _alive(p)]
+    for pid in left:
+        os.kill(pid, 9)
+    assert len(pids) == 1001 and not left, f"{len(left)} still running"
+
+
+def test_what_a_probe_run_leaves_behind_is_stopped(tmp_path: Path) -> None:
+    """probes/run/orchestrate.py measures inside reaped(): a worker's setsid child, which
+    outlives the worker, is stopped when the run ends."""
+    import subprocess
+
+    from probes.env.reaper import reaped
+
+    pid_file = tmp_path / "pid"
+    with reaped() as left:
+        subprocess.run(
+            ["sh", "-c", f"setsid sh -c 'echo $$ > {pid_file}; exec sleep 300' &"], check=True
+        )
+        (pid,) = _pids(pid_file)
+        assert _alive(pid)
+    assert left == [0] and not _alive(pid)

@@ -24,7 +24,7 @@ EXIT_SIGPIPE = 141
 FORMATS = ("markdown", "json", "html")
 # A value click quotes in a usage error ('--seed': '999…', "9'9…", or extra arguments in
 # parentheses), echoed at ECHO_LIMIT like a file's.
-_QUOTED = re.compile(r"""'((?:[^'\\\n]|\\.){81,})'|"((?:[^"\\\n]|\\.){81,})"|\(([^()\n]{81,})\)""")
+_QUOTED = re.compile(r"""'((?:[^'\\\n]|\\.){81,})'|"((?:[^"\\\n]|\\.){81,})"|\(([^\n]{81,})\)""")
 
 
 class AdvisorGroup(click.Group):

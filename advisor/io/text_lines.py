@@ -23,6 +23,7 @@ from typing import Any
 from advisor.model.errors import InputError
 
 _YAML_ONLY_BREAK = re.compile("[\x85\u2028\u2029]")
+_LONE_CR = re.compile("\r(?!\n)")
 _NAMES = {
     "\x85": "NEL (U+0085)",
     "\u2028": "U+2028 LINE SEPARATOR",
@@ -83,9 +84,16 @@ class LineIndex:
                 span = next(spans, None)
             char = self.text[offset]
             nel = char == "\x85"  # folded to a space even inside quotes
-            if nel or span is None or not span[0] < offset < span[1]:
+            escaped = self.text[offset - 1 : offset] == "\\"  # "\<LS>" joins two lines
+            if nel or escaped or span is None or not span[0] < offset < span[1]:
                 escape = f"\\u{ord(char):04x}"
-                where = "in the file" if nel else "outside quoted text"
+                where = (
+                    "in the file"
+                    if nel
+                    else "after a backslash"
+                    if escaped
+                    else "outside quoted text"
+                )
                 raise InputError(
                     f"{_NAMES[char]} {where}: YAML reads it as a line break that editors "
                     "and diffs do not show, so the file would not mean what it shows; remove "
@@ -93,3 +101,20 @@ class LineIndex:
                     path=path,
                     line=self.line_of_offset(offset),
                 )
+
+    def check_lone_carriage_returns(self, path: str) -> None:
+        """Refuse a carriage return not followed by a newline in a file whose lines end
+        with newlines: YAML ends a line there, but diffs do not show it and a terminal
+        returns to the start of the line, so ``cat`` can hide the key before it. A file
+        whose lines all end with a lone ``\\r`` (old Mac style) is fine."""
+        if "\n" not in self.text:
+            return
+        found = _LONE_CR.search(self.text)
+        if found:
+            raise InputError(
+                "a carriage return (\\r) not followed by a newline: YAML ends a line there "
+                "that diffs do not show and a terminal hides; save the file with one kind "
+                "of line ending",
+                path=path,
+                line=self.line_of_offset(found.start()),
+            )

@@ -40,6 +40,7 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
     # [anchor, expanded size, nodes in it, nodes per entry, expanded text]
     stack: list[list[Any]] = []
     lines = LineIndex(text)
+    lines.check_lone_carriage_returns(name)
     for event in yaml.parse(text, Loader=loader):
         line = lines.line_of_mark(event.start_mark)
         if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):

@@ -7,6 +7,7 @@ the framework there: a private copy of this package goes on their PYTHONPATH.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -14,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -165,7 +167,7 @@ def _answer(command: list[str]) -> dict[str, Any]:
     # An empty private folder as the working folder: with -c, Python puts it first on
     # sys.path, so a json.py that anyone dropped in /tmp (or the user's folder) is never
     # imported in place of the standard library's.
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryDirectory(prefix="advisor-") as cwd:
+    with tempfile.TemporaryFile() as out, _private_folder() as cwd:
         reaper.run_reaped(  # what it forks is stopped afterwards, setsid sessions too
             command,
             timeout=INSPECT_TIMEOUT,
@@ -207,6 +209,21 @@ def _shown(path: str) -> str:
 
 def _short_text(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= MAX_VERSION_CHARS
+
+
+@contextlib.contextmanager
+def _private_folder() -> Iterator[str]:
+    """An empty private working folder, removed afterwards whatever the interpreter built
+    in it (a folder chain too deep for shutil.rmtree's recursion is removed by ``rm``)."""
+    folder = tempfile.mkdtemp(prefix="advisor-")
+    try:
+        yield folder
+    finally:
+        try:
+            shutil.rmtree(folder)
+        except (OSError, RecursionError):
+            with contextlib.suppress(OSError, subprocess.SubprocessError):
+                subprocess.run(["rm", "-rf", "--", folder], timeout=60, check=False)
 
 
 def _cap_output() -> None:

@@ -57,22 +57,24 @@ def run_framework(job: Job) -> Outcome:
     todo = [p for p in planned if p not in results]
     own = [p for p in todo if fw in catalog.spec(p).own_process]
     groups = [[p for p in todo if p not in own]] + [[p] for p in own]
-    for index, group in enumerate(groups):
-        if not group:
-            continue
-        group_env = dict(extra_env)
-        if group == ["scale"] and fw == "jax":
-            group_env.update(_jax_scale_env(options["scale_devices"]))
-        serve = job.serve and index == 0
-        found, info, live, kernels = _run_group(job, group, options, group_env, serve)
-        results.update(found)
-        outcome.env = outcome.env or info
-        if live is not None:
-            outcome.live, outcome.kernels = live, kernels
-    if fw == "pytorch" and job.level == "full":
-        compile_cache.remember(results.get("jit"), options.get("inductor_dir"))
-    if fw == "pytorch":
-        compile_cache.remember_workload(results.get("workload"), job.hints)
+    try:
+        for index, group in enumerate(groups):
+            if not group:
+                continue
+            group_env = dict(extra_env)
+            if group == ["scale"] and fw == "jax":
+                group_env.update(_jax_scale_env(options["scale_devices"]))
+            serve = job.serve and index == 0
+            found, info, live, kernels = _run_group(job, group, options, group_env, serve)
+            results.update(found)
+            outcome.env = outcome.env or info
+            if live is not None:
+                outcome.live, outcome.kernels = live, kernels
+        if fw == "pytorch" and job.level == "full":
+            compile_cache.remember(results.get("jit"), options.get("inductor_dir"))
+        if fw == "pytorch":
+            compile_cache.remember_workload(results.get("workload"), job.hints)
+    finally:  # a throw-away Inductor folder goes even when a group failed or timed out
         compile_cache.discard(options.get("inductor_dir"))
     outcome.records = [results[p] for p in planned if p in results]
     return outcome

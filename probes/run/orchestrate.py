@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from probes import catalog
-from probes.env import host, interpreter
+from probes.env import host, interpreter, reaper
 from probes.env.load import ThreadPlan, plan_threads
 from probes.measure import agreement
 from probes.measure.calibrate import benchmark_index
@@ -81,10 +81,16 @@ def run(
                 f"({_age_words(age)} old; --refresh-probes measures again)"
             )
             return result
-    with tempfile.TemporaryDirectory(prefix="advisor-probes-") as tmp:
+    # Whatever a worker (or the interpreter it runs in) leaves running is stopped at the end,
+    # sessions of its own too (probes/env/reaper.py).
+    with tempfile.TemporaryDirectory(prefix="advisor-probes-") as tmp, reaper.reaped() as left:
         interpreter.stage(found, Path(tmp))
         probe_run = _measure(level, chosen, hints, versions, assigned, Path(tmp), say, warnings)
     result = probe_run.to_json()
+    if left[0]:
+        result["environment"]["warnings"].append(
+            f"{left[0]} process(es) the workers started could not be stopped"
+        )
     if all(p.status in ("ok", "skipped") for p in probe_run.probes):
         try:
             cache.save(
