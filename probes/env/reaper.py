@@ -76,6 +76,11 @@ def _below(roots: set[int], parents: dict[int, int]) -> set[int]:
     return found
 
 
+def descendants(root: int) -> set[int]:
+    """Every process below ``root`` (from /proc; empty where /proc is missing)."""
+    return _below({root}, _parents())
+
+
 def children(pid: int) -> set[int]:
     """The children of ``pid``, zombies included."""
     return {p for p, parent in _parents().items() if parent == pid}

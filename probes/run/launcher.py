@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from probes.env.reaper import descendants
 from probes.run.protocol import EventReader
 
 POLL_SECONDS = 0.02
@@ -283,37 +284,11 @@ def kill_tree(proc: subprocess.Popen[bytes]) -> None:
         with contextlib.suppress(OSError):
             proc.kill()
         return
-    for pid in [*descendants(proc.pid), proc.pid]:
+    for pid in [*descendants(proc.pid), proc.pid]:  # probes/env/reaper.py reads /proc
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(OSError):
         os.killpg(proc.pid, signal.SIGKILL)
-
-
-def descendants(root: int) -> list[int]:
-    """Every process below ``root`` (from /proc; empty where /proc is missing)."""
-    children: dict[int, list[int]] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-            children.setdefault(int(fields[1]), []).append(int(entry))
-        except (OSError, IndexError, ValueError):
-            continue
-    found: list[int] = []
-    todo = [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.append(child)
-                todo.append(child)
-    return found
 
 
 def output_tail(*paths: Path) -> str:
