@@ -158,10 +158,15 @@ _HTML_NAMES = (".html", ".htm", ".html.j2", ".htm.j2", ".html.jinja", ".html.jin
 
 
 def _format_for(fmt: str, template: str | None, output: str | None) -> str:
-    """HTML when --format was not given but the custom template (or, with one, the output
-    file) is named as HTML: its report data must then be escaped for HTML, not Markdown."""
+    """When --format was not given: HTML if the custom template (or the output file) is
+    named as HTML, so its report data is escaped for HTML, not Markdown; JSON for an
+    output file named .json. An explicit --format always wins."""
     source = click.get_current_context().get_parameter_source("fmt")
+    if source != click.core.ParameterSource.DEFAULT:
+        return fmt
     named_html = any(str(name).lower().endswith(_HTML_NAMES) for name in (template, output) if name)
-    if template and source == click.core.ParameterSource.DEFAULT and named_html:
+    if named_html:
         return "html"
+    if not template and output and str(output).lower().endswith(".json"):
+        return "json"
     return fmt
