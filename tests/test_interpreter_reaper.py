@@ -133,8 +133,8 @@ def test_a_deep_chain_dies_at_once(tmp_path: Path) -> None:
 
 
 def test_what_a_probe_run_leaves_behind_is_stopped(tmp_path: Path) -> None:
-    """probes/run/orchestrate.py measures inside reaped(): a worker's setsid child, which
-    outlives the worker, is stopped when the run ends."""
+    """With --python, probes/run/orchestrate.py measures inside reaped(): a worker's
+    setsid child, which outlives the worker, is stopped when the run ends."""
     import subprocess
 
     from probes.env.reaper import reaped

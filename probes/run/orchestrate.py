@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import time
 from collections.abc import Iterable, Mapping
@@ -81,9 +82,12 @@ def run(
                 f"({_age_words(age)} old; --refresh-probes measures again)"
             )
             return result
-    # Whatever a worker (or the interpreter it runs in) leaves running is stopped at the end,
-    # sessions of its own too (probes/env/reaper.py).
-    with tempfile.TemporaryDirectory(prefix="advisor-probes-") as tmp, reaper.reaped() as left:
+    # With a foreign interpreter (--python), whatever a worker or that interpreter leaves
+    # running is stopped at the end, sessions of its own too (probes/env/reaper.py). Our own
+    # interpreter runs only our workers, and a program that calls the probes as a library
+    # keeps its own processes.
+    sweep = reaper.reaped() if paths else contextlib.nullcontext([0])
+    with tempfile.TemporaryDirectory(prefix="advisor-probes-") as tmp, sweep as left:
         interpreter.stage(found, Path(tmp))
         probe_run = _measure(level, chosen, hints, versions, assigned, Path(tmp), say, warnings)
     result = probe_run.to_json()
