@@ -42,7 +42,7 @@ def check_destination(
         return destination
     check_output(path, force=force)
     for source in [*inputs, *_own_data()]:
-        if source and _same_file(path, source):
+        if source and same_file(path, source):
             raise InputError(
                 f"is also an input ({inert(source)}): the output would replace it; "
                 "choose another -o path",
@@ -135,7 +135,7 @@ def _resolved(path: str) -> str:
         return path
 
 
-def _same_file(a: str, b: str) -> bool:
+def same_file(a: str, b: str) -> bool:
     try:
         return os.path.samefile(a, b)
     except (OSError, ValueError):  # either does not exist (yet): not the same file

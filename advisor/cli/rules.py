@@ -124,6 +124,8 @@ def _within(source: str, path: str) -> bool:
     ``./`` and absolute spellings alike; ``/a/pk`` does not contain ``/a/pk2/x.yaml``).
     Folders are compared resolved, a file by the name it was loaded under, so a pack whose
     rule files are links to files elsewhere keeps its rules; a link loop is no match."""
+    from advisor.cli.output import same_file
+
     if not source:
         return False
     try:
@@ -136,11 +138,4 @@ def _within(source: str, path: str) -> bool:
         return folder == target or folder.startswith(target.rstrip(os.sep) + os.sep)
     return file == os.path.join(
         os.path.realpath(os.path.dirname(path) or "."), os.path.basename(path)
-    ) or (os.path.exists(file) and _same(file, path))
-
-
-def _same(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):
-        return False
+    ) or same_file(file, path)
