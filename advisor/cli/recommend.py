@@ -94,6 +94,12 @@ def recommend(
                 field="--as-of",
             )
         probes = "none"
+    if python and probes == "none":
+        raise InputError(
+            "it names interpreters for the probes, and no probe runs with --probes none "
+            "(or --as-of): drop it or pick the probes to run",
+            field="--python",
+        )
     if probes != "none":
         from advisor.cli.env_settings import check_environment
 
@@ -154,7 +160,13 @@ def schema() -> None:
     click.echo(json.dumps(Profile.model_json_schema(), indent=2))
 
 
-_HTML_NAMES = (".html", ".htm", ".html.j2", ".htm.j2", ".html.jinja", ".html.jinja2")
+_HTML_SUFFIXES = {"html", "htm", "xhtml", "xht"}
+
+
+def _named_html(name: str) -> bool:
+    """Whether any suffix of the file's name says HTML (report.html, t.html.j2, t.xhtml.tmpl,
+    t.html.j2.txt): such a template is almost surely HTML, and its data must be escaped so."""
+    return bool(_HTML_SUFFIXES & set(Path(name).name.lower().split(".")[1:]))
 
 
 def _format_for(fmt: str, template: str | None, output: str | None) -> str:
@@ -164,7 +176,7 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
     source = click.get_current_context().get_parameter_source("fmt")
     if source != click.core.ParameterSource.DEFAULT:
         return fmt
-    named_html = any(str(name).lower().endswith(_HTML_NAMES) for name in (template, output) if name)
+    named_html = any(_named_html(str(name)) for name in (template, output) if name)
     if named_html:
         return "html"
     if not template and output and str(output).lower().endswith(".json"):

@@ -32,6 +32,7 @@ from advisor.model.facts import Facts
 from advisor.model.field_guards import check_list, short_repr
 from advisor.model.paths import leaf_paths, situation_paths  # noqa: F401 (re-exported)
 from advisor.model.profile import Profile, field_bounds, model_field, parse_count
+from advisor.model.terminal_text import clip
 
 COMPARISONS = ("eq", "ne", "lt", "lte", "gt", "gte")
 MEMBERSHIP = ("in", "not_in")
@@ -75,7 +76,7 @@ def resolve_field(path: str) -> FieldInfo:
     if not isinstance(path, str) or path not in ALL_PATHS:
         hint = difflib.get_close_matches(str(path), list(ALL_PATHS), n=1, cutoff=0.6)
         suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
-        raise ConditionError(f"unknown field '{path}'{suggestion}")
+        raise ConditionError(f"unknown field '{clip(path)}'{suggestion}")
     annotation = ALL_PATHS[path]
     is_list = typing.get_origin(annotation) is list
     item = typing.get_args(annotation)[0] if is_list else annotation
@@ -304,7 +305,8 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
         ]
         suggestion = f"; did you mean '{hints[0]}'?" if hints else ""
         raise ConditionError(
-            f"expected all, any, not or field, got {sorted(map(str, keys))}{suggestion}", where
+            f"expected all, any, not or field, got {clip(sorted(map(str, keys)))}{suggestion}",
+            where,
         )
     unsaid = data.get("unsaid")
     if "unsaid" in keys and not isinstance(unsaid, bool):
@@ -319,7 +321,7 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
     if op not in OPERATORS:
         hint = difflib.get_close_matches(op, OPERATORS, n=1)
         suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
-        raise ConditionError(f"unknown operator '{op}'{suggestion}", where)
+        raise ConditionError(f"unknown operator '{clip(op)}'{suggestion}", where)
     try:
         info = resolve_field(data["field"])
         value = _parse_operand(info, op, data[op])

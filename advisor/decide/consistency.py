@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import calendar
 import os
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from advisor.decide.conditions import (
     resolve_field,
 )
 from advisor.decide.context import example_context
-from advisor.decide.dating import check_started, knowledge_month
+from advisor.decide.dating import check_evidence_dated, check_started, knowledge_month
 from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation, register_model
@@ -80,7 +81,11 @@ class Check(Strict):
         return " ".join(value.split()) if value else value
 
     def trips(self, context: dict[str, Any]) -> bool:
-        """True only when every part is known to hold (an unsaid answer trips nothing)."""
+        """True only when every part is known to hold and the profile gave at least one of
+        the answers the check reads (an unsaid answer trips nothing, even through
+        ``unsaid: true``: a check can never trip on an empty profile)."""
+        if not any(f in context for f in self.fields()):
+            return False
         parts = [p.evaluate(context) for p in (self.condition, self.ratio) if p is not None]
         return bool(parts) and all(p is True for p in parts)
 
@@ -180,7 +185,7 @@ def load_pack_checks(
         if path_kind(directory) == "dir" and os.path.lexists(data) and path_kind(data) != "dir":
             raise InputError("a rule pack's 'data' entry must be a directory", path=str(data))
         path = data / "consistency.yaml"
-        for check in load_checks(path, today, taken):
+        for check in load_checks(path, today, taken, user=directory is not directories[0]):
             taken[check.id] = str(path)
             out.append(check)
         if sum(c.condition.size() for c in out if c.condition) > MAX_PACK_CONDITIONS:
@@ -192,11 +197,16 @@ def load_pack_checks(
 
 
 def load_checks(
-    path: Path, today: str | None = None, taken: dict[str, str] | None = None
+    path: Path,
+    today: str | None = None,
+    taken: dict[str, str] | None = None,
+    *,
+    user: bool = False,
 ) -> tuple[Check, ...]:
     """Load consistency.yaml (none when the pack has no such file), running its examples;
     ``today`` (YYYY-MM, default the knowledge's month): no check may start after it;
-    ``taken``: ids other packs already define (id -> file)."""
+    ``taken``: ids other packs already define (id -> file); ``user``: a user's pack, whose
+    evidence may not be dated after this machine's today."""
     if path_kind(path) == "missing" and not os.path.lexists(path):
         return ()
     doc = load_yaml_file(path)  # the bounded reader refuses all but a regular file
@@ -221,6 +231,8 @@ def load_checks(
             where = (*loc, "holds", "since")
             month = today or knowledge_month()
             check_started(check.holds.since, month, doc, where, f"{label}: holds.since")
+        if user:
+            check_evidence_dated(check.evidence, doc, loc, label, date.today())
         if check.id in seen:
             raise _error("duplicate check id", doc, (*loc, "id"), f"{label}: id")
         if taken and check.id in taken:

@@ -9,6 +9,7 @@ release, veto a framework today), so loading refuses it with the file, line and 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from advisor.decide.framework_files import FrameworkFile
@@ -16,7 +17,7 @@ from advisor.decide.releases import load_snapshot
 from advisor.decide.routes import RouteTable
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
-from advisor.model.rulepack import PackMeta, Prior
+from advisor.model.rulepack import Evidence, PackMeta, Prior
 from advisor.model.terminal_text import clip
 
 
@@ -42,6 +43,28 @@ def check_started(
             path=doc.path,
             line=doc.line_of(loc),
             field=field,
+        )
+
+
+def check_evidence_dated(
+    evidence: Sequence[Evidence], doc: YamlDocument, loc: tuple[Any, ...], label: str, today: date
+) -> None:
+    """InputError when an evidence entry of a user's pack is dated after ``today`` (this
+    machine's date): a ``checked`` day or a source ``year`` in the future would let the
+    report claim knowledge newer than anyone has. The bundled pack is dated and checked
+    in CI, so a wrong clock never stops the advisor itself."""
+    for i, item in enumerate(evidence):
+        if item.checked is not None and item.checked > today:
+            key, message = "checked", f"{item.checked} is in the future (today is {today})"
+        elif item.year > today.year:
+            key, message = "year", f"{item.year} is in the future (today is {today})"
+        else:
+            continue
+        raise InputError(
+            message,
+            path=doc.path,
+            line=doc.line_of((*loc, "evidence", i, key)),
+            field=f"{label}: evidence[{i}].{key}",
         )
 
 

@@ -13,6 +13,7 @@ import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,6 +28,7 @@ from advisor.decide.conditions import (
 from advisor.decide.consistency import Check, load_pack_checks, release_checks
 from advisor.decide.context import example_context
 from advisor.decide.dating import (
+    check_evidence_dated,
     check_priors_started,
     check_routes_started,
     check_started,
@@ -61,6 +63,7 @@ from advisor.model.rulepack import (
     Strict,
     Vetoes,
 )
+from advisor.model.terminal_text import clip
 
 
 class Rule(Strict):
@@ -220,9 +223,10 @@ def load_pack_meta(
 
 
 def load_rule_file(
-    path: Path, meta: PackMeta, doc: YamlDocument | None = None
+    path: Path, meta: PackMeta, doc: YamlDocument | None = None, *, user: bool = False
 ) -> list[tuple[Rule, int | None]]:
-    """Load and validate one rules file; each rule comes with its line."""
+    """Load and validate one rules file; each rule comes with its line. ``user``: the
+    file is in a user's pack, whose evidence may not be dated after this machine's today."""
     doc = doc or load_pack_file(path)
     name = str(path)
     own = is_framework_file(path.stem)
@@ -258,11 +262,13 @@ def load_rule_file(
             check_started(
                 rule.holds.since, today, doc, (*loc, "holds", "since"), f"{label}: holds.since"
             )
+        if user:
+            check_evidence_dated(rule.evidence, doc, loc, label, date.today())
         if rule.criterion not in prefixes:
             hint = difflib.get_close_matches(rule.criterion, list(prefixes), n=1)
             suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
             raise InputError(
-                f"'{rule.criterion}' is not a criterion of the rule pack{suggestion} "
+                f"'{clip(rule.criterion)}' is not a criterion of the rule pack{suggestion} "
                 f"(one of {', '.join(prefixes)})",
                 path=name,
                 line=doc.line_of((*loc, "criterion")),
@@ -300,21 +306,14 @@ def _check_examples(rule: Rule, doc: YamlDocument, loc: tuple[Any, ...], label: 
             context = example_context(example, doc, ex_loc, name, facts=True)
             assert rule.condition is not None
             result = rule.condition.evaluate(context)
-            if kind == "fire" and result is not True:
+            if (result is True) == (kind == "fire"):
+                continue
+            if kind == "ok":
+                message = "example should not fire the rule but did"
+            else:
                 outcome = "stood aside (a fact is missing)" if result is None else "did not fire"
-                raise InputError(
-                    f"example should fire the rule but {outcome}",
-                    path=doc.path,
-                    line=doc.line_of(ex_loc),
-                    field=f"{label}: examples.fire[{i}]",
-                )
-            if kind == "ok" and result is True:
-                raise InputError(
-                    "example should not fire the rule but did",
-                    path=doc.path,
-                    line=doc.line_of(ex_loc),
-                    field=f"{label}: examples.ok[{i}]",
-                )
+                message = f"example should fire the rule but {outcome}"
+            raise InputError(message, path=doc.path, line=doc.line_of(ex_loc), field=name)
 
 
 def core_pack_dir() -> Path:
@@ -328,19 +327,19 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     core = core or core_pack_dir()
     extra_dirs = user_packs(core, extra_dirs or [])
     files = [
-        (path, load_pack_file(path))
+        (path, load_pack_file(path), directory is not core)
         for directory in [core, *(extra_dirs or [])]
         for path in rule_files(directory)
     ]
-    own = [read_framework_file(p.stem, doc) for p, doc in files if is_framework_file(p.stem)]
+    own = [read_framework_file(p.stem, doc) for p, doc, _ in files if is_framework_file(p.stem)]
     meta, conditions = load_pack_meta(core / "pack.yaml", own)
     routes = _load_routes(core / "data" / "routes.yaml", own)
     rules: list[Rule] = []
     sources: dict[str, str] = {}
     today = knowledge_month()
     size = 0
-    for path, doc in files:
-        for rule, line in load_rule_file(path, meta, doc):
+    for path, doc, user in files:
+        for index, (rule, line) in enumerate(load_rule_file(path, meta, doc, user=user)):
             size += rule.condition.size() if rule.condition else 0
             if size > MAX_PACK_CONDITIONS:  # each is evaluated for every change tried
                 raise InputError(
@@ -352,9 +351,9 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
             if rule.route and (routes is None or rule.route not in routes.venues):
                 known = ", ".join(sorted(routes.venues)) if routes else "none"
                 raise InputError(
-                    f"unknown route venue '{rule.route}' (known: {known})",
+                    f"unknown route venue '{clip(rule.route)}' (known: {known})",
                     path=str(path),
-                    line=line,
+                    line=doc.line_of(("rules", index, "route")),  # every item is a rule
                     field=f"rule {rule.id}: route",
                 )
             if rule.id in sources:

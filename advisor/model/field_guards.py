@@ -47,11 +47,21 @@ def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
         )
     if isinstance(value, float) and not math.isfinite(value) and _numeric(field.annotation):
         raise ValueError(f"expected a finite number, got {value}")
+    if isinstance(value, str) and _numeric(field.annotation) and _non_finite(value):
+        raise ValueError(f"expected a finite number, got {short_repr(value)}")  # '1e999', 'nan'
     if isinstance(value, list):
         check_list(value)
     if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
         raise ValueError(f"text is too long ({len(value)} characters, limit {MAX_TEXT_CHARS})")
     return value
+
+
+def _non_finite(text: str) -> bool:
+    """Whether ``text`` reads as an infinite or not-a-number float (as pydantic would)."""
+    try:
+        return not math.isfinite(float(text.strip()))
+    except ValueError:
+        return False
 
 
 def check_list(value: list[Any]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 from pydantic.fields import FieldInfo
 
 from advisor.frameworks import per_framework_model
@@ -98,12 +98,12 @@ class TrainingScale(Section):
         description="Accelerators (GPUs or TPU chips) used for one training run.",
     )
     nodes: int = Field(1, ge=1, le=100_000, description="Machines used for one training run.")
-    federated: bool = Field(
+    federated: StrictBool = Field(
         False,
         description="Trains across many clients' devices without collecting their data "
         "(federated learning).",
     )
-    on_device: bool = Field(
+    on_device: StrictBool = Field(
         False,
         description="Trains or fine-tunes on the end device itself (phone, browser, "
         "microcontroller), not only on servers.",
@@ -119,7 +119,7 @@ class HardwarePlan(Section):
         default_factory=lambda: [Hardware.nvidia_gpu],
         description="Hardware the model runs on in production or for evaluation.",
     )
-    free_tpu_access: bool = Field(
+    free_tpu_access: StrictBool = Field(
         False,
         description="TPUs at no cost to the project (TPU Research Cloud, credits, Kaggle or "
         "Colab TPUs).",
@@ -150,7 +150,7 @@ class Deployment(Section):
         description="Memory for the model on the smallest target device, in MB (0.25 for a "
         "256 KB microcontroller); 0 means no particular limit.",
     )
-    open_weights: bool = Field(
+    open_weights: StrictBool = Field(
         False,
         description="The trained weights are released publicly for a community to use and "
         "fine-tune.",
@@ -174,16 +174,16 @@ else:
 
 class Team(Section):
     size: int = Field(3, ge=1, le=100_000, description="People who will write model code.")
-    new_to_deep_learning: bool = Field(
+    new_to_deep_learning: StrictBool = Field(
         False, description="True if most of the team is new to deep learning."
     )
     experience: TeamExperience = Field(
         default_factory=TeamExperience, description="Experience with each framework."
     )
-    functional_programming: bool = Field(
+    functional_programming: StrictBool = Field(
         False, description="At ease with functional programming (pure functions, no mutation)."
     )
-    numpy: bool = Field(True, description="Fluent in NumPy.")
+    numpy: StrictBool = Field(True, description="Fluent in NumPy.")
     languages: list[Language] = Field(
         default_factory=list,
         description="Languages besides Python the model code must live with: JavaScript, "
@@ -192,10 +192,10 @@ class Team(Section):
 
 
 class Ecosystem(Section):
-    huggingface: bool = Field(
+    huggingface: StrictBool = Field(
         False, description="Needs Hugging Face Transformers models or training code."
     )
-    pretrained_models: bool = Field(
+    pretrained_models: StrictBool = Field(
         False, description="Relies on pretrained model zoos (torchvision, timm, TF Hub, ...)."
     )
     libraries: list[LibraryFamily] = Field(
@@ -234,10 +234,10 @@ class Workload(Section):
         json_schema_extra=display_only("shapes the probes' workload; no rule reads it"),
     )
     dtype: DType = Field(DType.float32, description="Training precision.")
-    per_example_gradients: bool = Field(
+    per_example_gradients: StrictBool = Field(
         False, description="Needs per-example gradients (differential privacy, influence, ...)."
     )
-    higher_order_derivatives: bool = Field(
+    higher_order_derivatives: StrictBool = Field(
         False, description="Needs Hessians or other higher-order derivatives."
     )
     simulator: Simulator = Field(
@@ -248,17 +248,17 @@ class Workload(Section):
         "(Brax, MJX, gymnax, JAX-MD) or handing PyTorch tensors to the policy (Isaac Lab, "
         "ManiSkill, Genesis).",
     )
-    compiled_training_loop: bool = Field(
+    compiled_training_loop: StrictBool = Field(
         False,
         description="The whole training loop (many steps, or many runs or seeds at once) is "
         "compiled into one accelerator program (lax.scan, vmap over runs).",
     )
-    differentiable_solver: bool = Field(
+    differentiable_solver: StrictBool = Field(
         False,
         description="Gradients flow through a numerical solver (ODE/PDE solvers, physics "
         "simulation, root finding, optimisation layers).",
     )
-    sparse_embeddings: bool = Field(
+    sparse_embeddings: StrictBool = Field(
         False,
         description="Large sparse embedding tables (recommenders, ads ranking: millions to "
         "billions of ids).",
@@ -305,7 +305,7 @@ class Profile(Section):
         "production codebase or many models, with the team that maintains it).",
         json_schema_extra=situation("code that already exists"),
     )
-    migrating_away: bool = Field(
+    migrating_away: StrictBool = Field(
         False,
         description="The team has decided to leave the framework its existing code is written "
         "in for another framework (upgrading within one framework, such as TF1 code to TF2, "

@@ -18,10 +18,13 @@ LINE_LIMIT = 600  # characters of one message line, whatever it holds
 
 # Invisible but not harmless: soft hyphen, grapheme joiner, Mongolian vowel separator,
 # bidi controls, zero-width and invisible operators, interlinear annotations, tag
-# characters (which can hide text), line/paragraph separators and the BOM.
+# characters and variation selectors (both can hide bytes in text that looks unchanged),
+# line/paragraph separators, the BOM, and the blanks that look like nothing: the Hangul
+# fillers and the empty braille pattern.
 INVISIBLE = (
-    "\u00ad\u034f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
-    "\U000e0000-\U000e007f"
+    "\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+    "\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\U000e0000-\U000e007f"
+    "\U000e0100-\U000e01ef"
 )
 # C0 controls (tab and newline included: one line per message), DEL, C1 controls and
 # the invisible characters above.

@@ -19,6 +19,7 @@ from advisor.frameworks import REGISTRY
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
 from advisor.model.field_guards import MAX_TEXT_CHARS
+from advisor.model.terminal_text import clip
 from advisor.questionnaire.spec import (
     QUESTIONS_FILE,
     AnswerError,
@@ -91,7 +92,7 @@ def _load(path: Path) -> QuestionSet:
 
     asked = {q.path for q in questions}
     for key, reason in not_asked.items():
-        where = f"not_asked.{key}"
+        where = f"not_asked.{clip(key)}"
         if key not in PROFILE_PATHS:
             raise fail(_unknown_field(key), ("not_asked", key), where)
         if key in asked:
@@ -142,7 +143,9 @@ def _unknown(key: Any, valid: tuple[str, ...]) -> str:
 
 def _unknown_field(path: Any) -> str:
     hint = difflib.get_close_matches(str(path), list(PROFILE_PATHS), n=1, cutoff=0.6)
-    return f"'{path}' is not a profile field" + (f"; did you mean '{hint[0]}'?" if hint else "")
+    return f"'{clip(path)}' is not a profile field" + (
+        f"; did you mean '{hint[0]}'?" if hint else ""
+    )
 
 
 def _load_question(
@@ -237,6 +240,7 @@ def _load_question(
         checks=tuple(checks),
         section=new_section,
         bounds=field_bounds(info),
+        line=doc.line_of(("questions", index)),
     )
 
 

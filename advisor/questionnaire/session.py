@@ -170,16 +170,17 @@ def run_questionnaire(
         relevant, context = qs.walk({}, session.base)
         for index in relevant:
             question = qs.questions[index]
+            where = {"path": qs.source, "line": question.line, "field": question.path}
             if not session.has_default(question):
                 raise InputError(
                     f"question '{question.prompt}' has no default; answer it interactively "
                     "or give it in a profile with --from PROFILE",
-                    field=question.path,
+                    **where,
                 )
             try:
                 question.check(context[question.path], context)
             except AnswerError as exc:
-                raise InputError(str(exc), field=question.path) from None
+                raise InputError(f"the answer fails the question's check: {exc}", **where) from None
         return session.profile()
     relevant, _ = qs.walk({}, session.base)
     term = session.term

@@ -124,6 +124,7 @@ class Question:
     checks: tuple[Check, ...] = ()
     section: str = ""
     bounds: tuple[Any, Any] = (None, None)
+    line: int | None = None  # where the question is written in its file
 
     # -- reading answers
 
