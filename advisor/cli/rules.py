@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import sys
 
 import click
@@ -21,7 +22,7 @@ def rules() -> None:
 @click.option("--rules", "rule_dirs", multiple=True, metavar="DIR", help="Add a rule pack.")
 def list_rules(rule_dirs: tuple[str, ...]) -> None:
     """List the rules: id, criterion, title."""
-    from advisor.decide.rules import load_ruleset, rule_sort_key
+    from advisor.decide.rules import load_ruleset
 
     ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
     in_force = {r.id for r in ruleset.rules}
@@ -87,7 +88,7 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
     in_core = bool(extra) and _within(os.path.join(str(extra[0]), "x"), core)
     if in_core:
         extra = []  # the bundled pack or one of its files: checked as part of the bundled pack
-    ruleset = load_ruleset(extra)
+    ruleset = load_ruleset(extra, dates_checked=False)  # reported below, against `day`
 
     def mine(source: str) -> bool:
         """A rule or check from PATH: in it, and from the bundled pack only if PATH is."""
@@ -139,3 +140,12 @@ def _within(source: str, path: str) -> bool:
     return file == os.path.join(
         os.path.realpath(os.path.dirname(path) or "."), os.path.basename(path)
     ) or same_file(file, path)
+
+
+_ID = re.compile(r"^([A-Z]+)([0-9]+)$")
+
+
+def rule_sort_key(rule_id: str) -> tuple[str, int]:
+    """PROTO2 before PROTO10: the prefix, then the number."""
+    match = _ID.match(rule_id)
+    return (match.group(1), int(match.group(2))) if match else (rule_id, 0)

@@ -173,7 +173,7 @@ def _involved(check: Check, context: dict[str, Any]) -> list[str]:
 
 
 def load_pack_checks(
-    directories: list[Path], today: str
+    directories: list[Path], today: str, dated_by: date | None = None
 ) -> tuple[tuple[Check, ...], dict[str, str]]:
     """The checks of every pack (each directory's ``data/consistency.yaml``, the core's
     first) and the file of each (id -> path); an id defined by two packs is refused,
@@ -185,7 +185,8 @@ def load_pack_checks(
         if path_kind(directory) == "dir" and os.path.lexists(data) and path_kind(data) != "dir":
             raise InputError("a rule pack's 'data' entry must be a directory", path=str(data))
         path = data / "consistency.yaml"
-        for check in load_checks(path, today, taken, user=directory is not directories[0]):
+        day = dated_by if directory is not directories[0] else None  # a user's pack
+        for check in load_checks(path, today, taken, dated_by=day):
             taken[check.id] = str(path)
             out.append(check)
         if sum(c.condition.size() for c in out if c.condition) > MAX_PACK_CONDITIONS:
@@ -201,12 +202,12 @@ def load_checks(
     today: str | None = None,
     taken: dict[str, str] | None = None,
     *,
-    user: bool = False,
+    dated_by: date | None = None,
 ) -> tuple[Check, ...]:
     """Load consistency.yaml (none when the pack has no such file), running its examples;
     ``today`` (YYYY-MM, default the knowledge's month): no check may start after it;
-    ``taken``: ids other packs already define (id -> file); ``user``: a user's pack, whose
-    evidence may not be dated after this machine's today."""
+    ``taken``: ids other packs already define (id -> file); ``dated_by``: no evidence may be
+    dated after this day (a user's pack; None: not checked here)."""
     if path_kind(path) == "missing" and not os.path.lexists(path):
         return ()
     doc = load_yaml_file(path)  # the bounded reader refuses all but a regular file
@@ -231,8 +232,8 @@ def load_checks(
             where = (*loc, "holds", "since")
             month = today or knowledge_month()
             check_started(check.holds.since, month, doc, where, f"{label}: holds.since")
-        if user:
-            check_evidence_dated(check.evidence, doc, loc, label, date.today())
+        if dated_by is not None:
+            check_evidence_dated(check.evidence, doc, loc, label, dated_by)
         if check.id in seen:
             raise _error("duplicate check id", doc, (*loc, "id"), f"{label}: id")
         if taken and check.id in taken:

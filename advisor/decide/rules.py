@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -223,10 +222,10 @@ def load_pack_meta(
 
 
 def load_rule_file(
-    path: Path, meta: PackMeta, doc: YamlDocument | None = None, *, user: bool = False
+    path: Path, meta: PackMeta, doc: YamlDocument | None = None, *, dated_by: date | None = None
 ) -> list[tuple[Rule, int | None]]:
-    """Load and validate one rules file; each rule comes with its line. ``user``: the
-    file is in a user's pack, whose evidence may not be dated after this machine's today."""
+    """Load and validate one rules file; each rule comes with its line. ``dated_by``: no
+    evidence may be dated after this day (a user's pack; None: not checked here)."""
     doc = doc or load_pack_file(path)
     name = str(path)
     own = is_framework_file(path.stem)
@@ -262,8 +261,8 @@ def load_rule_file(
             check_started(
                 rule.holds.since, today, doc, (*loc, "holds", "since"), f"{label}: holds.since"
             )
-        if user:
-            check_evidence_dated(rule.evidence, doc, loc, label, date.today())
+        if dated_by is not None:
+            check_evidence_dated(rule.evidence, doc, loc, label, dated_by)
         if rule.criterion not in prefixes:
             hint = difflib.get_close_matches(rule.criterion, list(prefixes), n=1)
             suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
@@ -322,12 +321,17 @@ def core_pack_dir() -> Path:
     return data_dir("rules")
 
 
-def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None) -> RuleSet:
-    """Load the core pack plus any extra packs, checking ids are unique across all."""
+def load_ruleset(
+    extra_dirs: list[Path] | None = None, core: Path | None = None, *, dates_checked: bool = True
+) -> RuleSet:
+    """Load the core pack plus any extra packs, checking ids are unique across all, and
+    that no evidence of an extra pack is dated after today (``dates_checked`` False: the
+    caller reports dates itself, as ``rules check`` does against its ``--today``)."""
     core = core or core_pack_dir()
     extra_dirs = user_packs(core, extra_dirs or [])
+    day = date.today() if dates_checked else None
     files = [
-        (path, load_pack_file(path), directory is not core)
+        (path, load_pack_file(path), day if directory is not core else None)
         for directory in [core, *(extra_dirs or [])]
         for path in rule_files(directory)
     ]
@@ -338,8 +342,8 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
     sources: dict[str, str] = {}
     today = knowledge_month()
     size = 0
-    for path, doc, user in files:
-        for index, (rule, line) in enumerate(load_rule_file(path, meta, doc, user=user)):
+    for path, doc, dated_by in files:
+        for index, (rule, line) in enumerate(load_rule_file(path, meta, doc, dated_by=dated_by)):
             size += rule.condition.size() if rule.condition else 0
             if size > MAX_PACK_CONDITIONS:  # each is evaluated for every change tried
                 raise InputError(
@@ -365,7 +369,7 @@ def load_ruleset(extra_dirs: list[Path] | None = None, core: Path | None = None)
                 )
             sources[rule.id] = str(path)
             rules.append(rule)
-    checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today)
+    checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today, day)
     full = RuleSet(meta, rules, sources, conditions, routes, checks=checks)
     full.check_sources = check_files
     return full.at(today)
@@ -387,11 +391,3 @@ def _load_routes(path: Path, own: list[FrameworkFile]) -> RouteTable | None:
     table = load_routes(doc)
     check_routes_started(table, doc, own, knowledge_month())
     return merge_routes(table, doc, own)
-
-
-_ID = re.compile(r"^([A-Z]+)([0-9]+)$")
-
-
-def rule_sort_key(rule_id: str) -> tuple[str, int]:
-    match = _ID.match(rule_id)
-    return (match.group(1), int(match.group(2))) if match else (rule_id, 0)

@@ -30,11 +30,12 @@ _LINE_START = re.compile(r"^(?:[-+=>]|\d{1,9}(?=[.)](?:\s|$)))")
 # which Persian, Indic scripts and emoji sequences need (terminals still escape them).
 _ZERO_WIDTH = re.compile(f"(?![\u200c\u200d])[{INVISIBLE}]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-# GFM's extended autolinks turn bare text into links: "scheme:" URLs (any scheme, so
-# "https:", "mailto:" and "xmpp:" alike) and "www.". Escaping the ":" or the "." stops
-# each trigger and the text still renders as typed. (E-mail addresses are matched after
-# escapes are resolved, so only an added character could stop them: they stay mailto links.)
-_AUTOLINK = re.compile(r"(?i)(?<=[a-z0-9+.-]):(?=\S)|(?<=\bwww)\.")
+# GFM's extended autolinks turn bare text into links: "http:", "https:", "ftp:", "mailto:"
+# and "xmpp:" URLs, and "www.". Escaping that ":" or "." stops each trigger and the text
+# still renders as typed; any other colon ("PKG:numpy", "ratio 1:2") is left alone. (E-mail
+# addresses are matched after escapes are resolved, so only an added character could stop
+# them: they stay mailto links.)
+_AUTOLINK = re.compile(r"(?i)((?:https?|ftp|mailto|xmpp):)|(?<=www)(\.)")
 
 
 def _clean(text: Any) -> str:
@@ -54,7 +55,7 @@ def md_inline(text: Any) -> str:
     value = " ".join(_clean(text).split())
     value = _INLINE_SPECIALS.sub(r"\\\1", value).replace("\\{%", "\\{\\%")
     value = _UNDERSCORE.sub(r"\\_", value)
-    value = _AUTOLINK.sub(lambda m: "\\" + m.group(0), value)
+    value = _AUTOLINK.sub(lambda m: m.group(1)[:-1] + "\\:" if m.group(1) else "\\.", value)
     # A leading "1." or "-" would start a list if this text began a line.
     match = _LINE_START.match(value)
     if match:
