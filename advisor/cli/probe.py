@@ -57,6 +57,7 @@ def probe(
     from advisor.cli.output import check_destination
     from advisor.pipeline import measure
 
+    fmt = _format_for(fmt, output)
     # never over an interpreter
     destination = check_destination(output, force=force, inputs=interpreter_paths(python))
     check_environment()
@@ -76,3 +77,22 @@ def probe(
 
         text = render_template("probe.md.j2", run)
     emit(text, destination)
+
+
+def _format_for(fmt: str, output: str | None) -> str:
+    """JSON for an output file named .json when --format was not given; an output file
+    named as HTML is refused (this report is Markdown or JSON, and Markdown's escapes do
+    not make text inert in a browser)."""
+    from advisor.cli.recommend import named_html
+    from advisor.model.errors import InputError
+
+    if output and named_html(output) and fmt != "json":
+        raise InputError(
+            "advisor probe writes Markdown or JSON, not HTML: name the file .md or .json "
+            "(or pass --format json)",
+            field="--output",
+        )
+    source = click.get_current_context().get_parameter_source("fmt")
+    if source == click.core.ParameterSource.DEFAULT and output and output.lower().endswith(".json"):
+        return "json"
+    return fmt

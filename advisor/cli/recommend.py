@@ -163,7 +163,7 @@ def schema() -> None:
 _HTML_SUFFIXES = {"html", "htm", "xhtml", "xht"}
 
 
-def _named_html(name: str) -> bool:
+def named_html(name: str) -> bool:
     """Whether any suffix of the file's name says HTML (report.html, t.html.j2, t.xhtml.tmpl,
     t.html.j2.txt): such a template is almost surely HTML, and its data must be escaped so."""
     return bool(_HTML_SUFFIXES & set(Path(name).name.lower().split(".")[1:]))
@@ -176,8 +176,7 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
     source = click.get_current_context().get_parameter_source("fmt")
     if source != click.core.ParameterSource.DEFAULT:
         return fmt
-    named_html = any(_named_html(str(name)) for name in (template, output) if name)
-    if named_html:
+    if any(named_html(str(name)) for name in (template, output) if name):
         return "html"
     if not template and output and str(output).lower().endswith(".json"):
         return "json"

@@ -80,6 +80,7 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
         load_source_ids,
         stale_evidence,
     )
+    from advisor.decide.dating import knowledge_month
     from advisor.decide.rules import core_pack_dir, load_ruleset
 
     day = today.date() if today else dt.date.today()
@@ -103,7 +104,8 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
     checks = [c for c in ruleset.all_checks or () if mine(ruleset.check_sources.get(c.id, ""))]
     examples = sum(len(r.examples.fire) + len(r.examples.ok) for r in checked)
     examples += sum(len(c.examples.trip) + len(c.examples.ok) for c in checks)
-    ended = sum(1 for r in checked if r.holds and r.holds.until)
+    month = knowledge_month()  # a claim that ends later still holds today
+    ended = sum(1 for r in checked if r.holds and r.holds.until and r.holds.until <= month)
     history = f" ({ended} of them ended: history, not scored today)" if ended else ""
     click.echo(
         f"ok: {len(checked)} rules valid{history}, {len(checks)} consistency checks valid, "

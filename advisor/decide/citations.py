@@ -88,6 +88,10 @@ class _Lines:
     ) -> tuple[str, int | None]:
         """File and line of ``evidence[index].key`` of a rule (or, with ``section``
         "checks", of a consistency check)."""
+        return self.at(item_id, ("evidence", index, key), section)
+
+    def at(self, item_id: str, tail: tuple[Any, ...], section: str) -> tuple[str, int | None]:
+        """File and line of the path ``tail`` below a rule or check."""
         sources = self.ruleset.sources if section == "rules" else self.ruleset.check_sources
         path = sources.get(item_id, "?")
         if path not in self.docs:
@@ -100,7 +104,7 @@ class _Lines:
         )
         if pos is None:
             return path, None
-        return path, doc.line_of((section, pos, "evidence", index, key))
+        return path, doc.line_of((section, pos, *tail))
 
 
 def citation_problems(
@@ -132,6 +136,8 @@ def citation_problems(
                 found.append(("checked", "no checked date (when was the claim last verified?)"))
             elif e.checked is not None and e.checked > today:
                 found.append(("checked", f"{e.checked} is in the future"))
+            if e.year > today.year:
+                found.append(("year", f"{e.year} is in the future"))
             if e.ref is None and strict:
                 found.append(("ref", "no ref: cite a claim id of docs/sources.md or PKG:<name>"))
             elif e.ref is not None and e.ref.startswith("PKG:"):
@@ -149,12 +155,25 @@ def citation_problems(
         source = ruleset.sources.get(rule.id)
         strict = source is not None and Path(source).resolve().parent == core_dir
         evidence("rule", rule.id, rule.evidence, strict, "rules")
+        problems += _future_holds("rule", rule.id, rule.holds, today, lines, "rules")
     core_checks = core_dir / "data" / "consistency.yaml"
     for check in ruleset.all_checks or ():  # the checks cite their sources the same way
         if check.id in ruleset.check_sources:  # not one built from pack.yaml's releases
             strict = Path(ruleset.check_sources[check.id]).resolve() == core_checks
             evidence("check", check.id, check.evidence, strict, "checks")
+            problems += _future_holds("check", check.id, check.holds, today, lines, "checks")
     return problems
+
+
+def _future_holds(
+    kind: str, item_id: str, holds: Any, today: date, lines: _Lines, section: str
+) -> list[Problem]:
+    """A problem when the source dating a claim's months is from a future year."""
+    if holds is None or holds.source.year <= today.year:
+        return []
+    path, line = lines.at(item_id, ("holds", "source", "year"), section)
+    message = f"{holds.source.year} is in the future"
+    return [Problem(path, line, f"{kind} {item_id}", "holds.source.year", message)]
 
 
 def _undefined(ref: str) -> str:

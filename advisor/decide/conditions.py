@@ -85,6 +85,10 @@ def resolve_field(path: str) -> FieldInfo:
 
 def _check_value(info: FieldInfo, value: Any, op: str) -> Any:
     """Validate a literal against the field's item type; return it in comparable form."""
+    if info.item is bool and not isinstance(value, bool):  # no "off", "yes", 1 or 0
+        raise ConditionError(
+            f"{op}: expected true or false for '{info.path}', got {short_repr(value)}"
+        )
     if info.item in (int, float) and isinstance(value, bool):
         raise ConditionError(f"{op}: expected a number for '{info.path}', got a boolean")
     if info.item in (int, float):

@@ -233,7 +233,7 @@ def load_checks(
             month = today or knowledge_month()
             check_started(check.holds.since, month, doc, where, f"{label}: holds.since")
         if dated_by is not None:
-            check_evidence_dated(check.evidence, doc, loc, label, dated_by)
+            check_evidence_dated(check.evidence, check.holds, doc, loc, label, dated_by)
         if check.id in seen:
             raise _error("duplicate check id", doc, (*loc, "id"), f"{label}: id")
         if taken and check.id in taken:

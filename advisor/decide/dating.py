@@ -17,7 +17,7 @@ from advisor.decide.releases import load_snapshot
 from advisor.decide.routes import RouteTable
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
-from advisor.model.rulepack import Evidence, PackMeta, Prior
+from advisor.model.rulepack import Evidence, Holds, PackMeta, Prior
 from advisor.model.terminal_text import clip
 
 
@@ -46,26 +46,46 @@ def check_started(
         )
 
 
+def future_dates(
+    evidence: Sequence[Evidence], holds: Holds | None, today: date
+) -> list[tuple[tuple[Any, ...], str]]:
+    """(path below the rule or check, message) for each date after ``today``: an evidence
+    entry's ``checked`` day or source ``year``, or the ``year`` of the source of ``holds``."""
+    found: list[tuple[tuple[Any, ...], str]] = []
+    for i, item in enumerate(evidence):
+        if item.checked is not None and item.checked > today:
+            found.append((("evidence", i, "checked"), f"{item.checked} is in the future"))
+        if item.year > today.year:
+            found.append((("evidence", i, "year"), f"{item.year} is in the future"))
+    if holds is not None and holds.source.year > today.year:
+        found.append((("holds", "source", "year"), f"{holds.source.year} is in the future"))
+    return found
+
+
 def check_evidence_dated(
-    evidence: Sequence[Evidence], doc: YamlDocument, loc: tuple[Any, ...], label: str, today: date
+    evidence: Sequence[Evidence],
+    holds: Holds | None,
+    doc: YamlDocument,
+    loc: tuple[Any, ...],
+    label: str,
+    today: date,
 ) -> None:
-    """InputError when an evidence entry of a user's pack is dated after ``today`` (this
+    """InputError when a rule or check of a user's pack is dated after ``today`` (this
     machine's date): a ``checked`` day or a source ``year`` in the future would let the
     report claim knowledge newer than anyone has. The bundled pack is dated and checked
     in CI, so a wrong clock never stops the advisor itself."""
-    for i, item in enumerate(evidence):
-        if item.checked is not None and item.checked > today:
-            key, message = "checked", f"{item.checked} is in the future (today is {today})"
-        elif item.year > today.year:
-            key, message = "year", f"{item.year} is in the future (today is {today})"
-        else:
-            continue
+    for where, message in future_dates(evidence, holds, today)[:1]:
         raise InputError(
-            message,
+            f"{message} (today is {today})",
             path=doc.path,
-            line=doc.line_of((*loc, "evidence", i, key)),
-            field=f"{label}: evidence[{i}].{key}",
+            line=doc.line_of((*loc, *where)),
+            field=f"{label}: {field_name(where)}",
         )
+
+
+def field_name(where: tuple[Any, ...]) -> str:
+    """("evidence", 0, "year") -> "evidence[0].year"; ("holds", "source", "year") as dots."""
+    return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in where).replace(".[", "[")
 
 
 def check_priors_started(meta: PackMeta, doc: YamlDocument, today: str) -> None:

@@ -262,7 +262,7 @@ def load_rule_file(
                 rule.holds.since, today, doc, (*loc, "holds", "since"), f"{label}: holds.since"
             )
         if dated_by is not None:
-            check_evidence_dated(rule.evidence, doc, loc, label, dated_by)
+            check_evidence_dated(rule.evidence, rule.holds, doc, loc, label, dated_by)
         if rule.criterion not in prefixes:
             hint = difflib.get_close_matches(rule.criterion, list(prefixes), n=1)
             suggestion = f"; did you mean '{hint[0]}'?" if hint else ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, field_validator
 
 from advisor.frameworks import DISPLAY_NAMES, REFERENCE, REGISTRY, per_framework_model
 from advisor.model.field_guards import guard_field
@@ -94,7 +94,9 @@ class MeasuredFacts(Strict):
         description="Model FLOP utilisation of that workload: its GFLOP/s over the machine's "
         "measured matmul peak, 0-1.",
     )
-    noisy: bool | None = Field(None, description="True if the machine was too noisy to judge.")
+    noisy: StrictBool | None = Field(
+        None, description="True if the machine was too noisy to judge."
+    )
 
     # Ratio fact -> why it is None although both figures were measured (the interleaved
     # comparison found no measurable difference, or the machine was too busy to compare).

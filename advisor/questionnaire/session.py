@@ -8,6 +8,7 @@ from advisor.decide.conditions import get_path
 from advisor.model.errors import InputError
 from advisor.model.profile import Profile
 from advisor.model.said import profile_from_paths, said_paths
+from advisor.model.terminal_text import clip
 from advisor.questionnaire.loader import load_questions
 from advisor.questionnaire.spec import (
     ASCII_NUMBER,
@@ -170,17 +171,21 @@ def run_questionnaire(
         relevant, context = qs.walk({}, session.base)
         for index in relevant:
             question = qs.questions[index]
-            where = {"path": qs.source, "line": question.line, "field": question.path}
             if not session.has_default(question):
                 raise InputError(
-                    f"question '{question.prompt}' has no default; answer it interactively "
+                    f"question '{clip(question.prompt)}' has no default; answer it interactively "
                     "or give it in a profile with --from PROFILE",
-                    **where,
+                    path=qs.source,
+                    line=question.line,
+                    field=question.path,
                 )
             try:
                 question.check(context[question.path], context)
             except AnswerError as exc:
-                raise InputError(f"the answer fails the question's check: {exc}", **where) from None
+                message = f"the answer fails the question's check: {clip(exc)}"
+                raise InputError(
+                    message, path=qs.source, line=question.line, field=question.path
+                ) from None
         return session.profile()
     relevant, _ = qs.walk({}, session.base)
     term = session.term

@@ -26,9 +26,12 @@ _INLINE_SPECIALS = re.compile(r"([\\`*{}\[\]<#|~&$])")
 _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # Characters that only matter at the start of a line (lists, headings, setext rules).
 _LINE_START = re.compile(r"^(?:[-+=>]|\d{1,9}(?=[.)](?:\s|$)))")
-# Dropped: the terminal's list (one source), except the zero-width joiner and non-joiner,
-# which Persian, Indic scripts and emoji sequences need (terminals still escape them).
-_ZERO_WIDTH = re.compile(f"(?![\u200c\u200d])[{INVISIBLE}]")
+# Dropped: the terminal's list (one source), except what real text needs (terminals still
+# escape them): the zero-width joiner and non-joiner (Persian, Indic scripts, emoji
+# sequences), variation selectors (emoji presentation, keycaps, CJK ideograph variants)
+# and the braille blank (the space between braille words).
+_KEPT_IN_REPORTS = "\u200c\u200d\u2800\ufe00-\ufe0f\U000e0100-\U000e01ef"
+_ZERO_WIDTH = re.compile(f"(?![{_KEPT_IN_REPORTS}])[{INVISIBLE}]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # GFM's extended autolinks turn bare text into links: "http:", "https:", "ftp:", "mailto:"
 # and "xmpp:" URLs, and "www.". Escaping that ":" or "." stops each trigger and the text

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from probes.env.reaper import descendants
+from probes.run import trust
 from probes.run.protocol import EventReader
 
 POLL_SECONDS = 0.02
@@ -256,7 +257,7 @@ def _handle(
     kind = event.get("event")
     now = time.monotonic()
     if kind == "env":
-        attempt.env = {k: v for k, v in event.items() if k != "event"}
+        attempt.env = trust.clean_env(event)
         return now + GAP_TIMEOUT, now
     if kind == "import_error":
         attempt.import_error = event
@@ -267,6 +268,8 @@ def _handle(
     if kind == "result" and isinstance(event.get("probe"), str):
         probe = event["probe"]
         result = {k: v for k, v in event.items() if k not in ("event", "probe")}
+        if not trust.valid_result(result):
+            result = {"status": "failed", "reason": "the worker sent a result of the wrong shape"}
         attempt.results[probe] = result
         attempt.current = None
         on_result(probe, result)

@@ -45,12 +45,17 @@ class EventReader:
         events = []
         for line in lines:
             try:
-                event = json.loads(line.decode("utf-8"))
+                event = json.loads(line.decode("utf-8"), parse_constant=_not_json)
             except (UnicodeDecodeError, ValueError):
                 continue
             if isinstance(event, dict) and isinstance(event.get("event"), str):
                 events.append(event)
         return events
+
+
+def _not_json(name: str) -> Any:
+    """NaN, Infinity and -Infinity are not JSON: a line holding one is garbage."""
+    raise ValueError(f"{name} is not JSON")
 
 
 def _clean(value: Any) -> Any:

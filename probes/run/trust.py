@@ -23,6 +23,7 @@ MAX_TEXT = 4000
 MAX_ITEMS = 2000
 MAX_DEPTH = 8
 CACHED_STATUSES = ("ok", "skipped")
+_SIZES = ("n", "size", "batch")  # parameters the reports read as numbers
 MAX_AGE_SECONDS = 10 * 365 * 86400
 CLOCK_SKEW_SECONDS = 300
 
@@ -56,9 +57,101 @@ def valid_run(run: Any, created: Any) -> bool:
     if not all(_valid_probe(p) for p in probes):
         return False
     comparisons = run.get("comparisons", [])
-    if not isinstance(comparisons, list) or not all(isinstance(c, dict) for c in comparisons):
+    if not isinstance(comparisons, list) or not all(_valid_comparison(c) for c in comparisons):
         return False
-    return _bounded(run, 0)
+    return _valid_environment(run["environment"]) and _bounded(run, 0)
+
+
+_NUMBER_OR_NONE = ("number", None)
+# The nested keys the reports read, with the type each must have (a missing key is fine
+# where the reports have a default, see ``_REQUIRED``).
+_ENVIRONMENT = {
+    "os": (str,),
+    "python": (str,),
+    "cpu": (dict,),
+    "memory_gb": _NUMBER_OR_NONE,
+    "frameworks": (dict,),
+    "accelerator": (dict,),
+    "threads": (dict, int),
+    "env_vars": (dict,),
+    "benchmark_index": ("number",),
+    "noisy": (bool,),
+    "warnings": (list,),
+    "interpreters": (list,),
+    "load": (dict, None),
+}
+_REQUIRED = ("os", "python", "cpu", "frameworks", "accelerator", "warnings")
+_FRAMEWORK = {
+    "installed": (bool,),
+    "version": (str, None),
+    "devices": (list,),
+    "probed": (bool,),
+    "import_s": _NUMBER_OR_NONE,
+}
+_COMPARISON = {
+    "probe": (str,),
+    "metric": (str,),
+    "numerator": (str,),
+    "denominator": (str,),
+    "ratio": _NUMBER_OR_NONE,
+    "interval": (list, None),
+    "round_ratios": (list,),
+}
+
+
+def _typed(data: Any, types: dict[str, tuple[Any, ...]], required: tuple[str, ...] = ()) -> bool:
+    """Whether ``data`` is a mapping whose keys in ``types`` have one of their types."""
+    if not isinstance(data, dict) or any(k not in data for k in required):
+        return False
+    for key, allowed in types.items():
+        if key not in data:
+            continue
+        value = data[key]
+        ok = any(
+            (t is None and value is None)
+            or (t == "number" and _number(value))
+            or (
+                isinstance(t, type)
+                and isinstance(value, t)
+                and not (t is int and isinstance(value, bool))
+            )
+            for t in allowed
+        )
+        if not ok:
+            return False
+    return True
+
+
+def _valid_environment(env: Any) -> bool:
+    """The environment's nested shape, as the reports read it."""
+    if not _typed(env, _ENVIRONMENT, _REQUIRED):
+        return False
+    frameworks, accelerator = env["frameworks"], env["accelerator"]
+    if not all(_typed(f, _FRAMEWORK) for f in frameworks.values()):
+        return False
+    if not all(isinstance(d, dict) for f in frameworks.values() for d in f.get("devices", [])):
+        return False
+    names = accelerator.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return False
+    if not isinstance(accelerator.get("kind", ""), str) or not _number(accelerator.get("count", 0)):
+        return False
+    threads = env.get("threads", {})
+    if isinstance(threads, dict) and not all(isinstance(v, (int, dict)) for v in threads.values()):
+        return False
+    return all(isinstance(w, str) for w in env["warnings"]) and all(
+        isinstance(v, str) for v in env.get("env_vars", {}).values()
+    )
+
+
+def _valid_comparison(comparison: Any) -> bool:
+    required = ("probe", "metric", "numerator", "denominator")
+    if not _typed(comparison, _COMPARISON, required):
+        return False
+    interval = comparison.get("interval")
+    if interval is not None and (len(interval) != 2 or not all(_number(v) for v in interval)):
+        return False
+    return all(_number(v) for v in comparison.get("round_ratios", []))
 
 
 def _fresh(created: Any) -> bool:
@@ -81,7 +174,10 @@ def _valid_probe(probe: Any) -> bool:
         return False
     if probe["status"] not in CACHED_STATUSES:
         return False
-    if not isinstance(probe.get("params", {}), dict):
+    params = probe.get("params", {})
+    if not isinstance(params, dict):
+        return False
+    if any(k in params and params[k] is not None and not _number(params[k]) for k in _SIZES):
         return False
     metrics = probe.get("metrics")
     if not isinstance(metrics, dict):
@@ -134,3 +230,34 @@ def _bounded(value: Any, depth: int) -> bool:
             for k, v in value.items()
         )
     return False
+
+
+def clean_env(event: dict[str, Any]) -> dict[str, Any]:
+    """A worker's ``env`` event with every value of the wrong shape dropped: a worker run
+    by a foreign interpreter (--python) writes what it likes."""
+    env = {k: v for k, v in event.items() if k != "event" and _bounded(v, 1)}
+    if not _number(env.get("import_s", 0.0)):
+        env.pop("import_s")
+    for key in ("version", "build"):
+        if key in env and env[key] is not None and not isinstance(env[key], (str, dict)):
+            env.pop(key)
+    devices = env.get("devices", [])
+    if not isinstance(devices, list) or not all(isinstance(d, dict) for d in devices):
+        env["devices"] = []
+    if not isinstance(env.get("threads", {}), (dict, int)) or isinstance(env.get("threads"), bool):
+        env.pop("threads")
+    return env
+
+
+def valid_result(result: Any) -> bool:
+    """Whether a worker's ``result`` event has the shape a real probe gives (finite, bounded
+    metrics; mappings where mappings belong); anything else counts as a failed probe."""
+    if not isinstance(result, dict) or result.get("status") not in (*CACHED_STATUSES, "failed"):
+        return False
+    params = result.get("params", {})
+    if not isinstance(params, dict) or not _bounded(result, 1):
+        return False
+    if any(k in params and params[k] is not None and not _number(params[k]) for k in _SIZES):
+        return False
+    metrics = result.get("metrics", {})
+    return isinstance(metrics, dict) and all(_valid_metric(m) for m in metrics.values())
