@@ -309,3 +309,36 @@ def test_device_memory_accepts_sizes(text: object, megabytes: float) -> None:
 def test_device_memory_refuses_what_is_not_a_size(text: str) -> None:
     with pytest.raises(ValueError):
         Profile.model_validate({"deployment": {"device_memory_mb": text}})
+
+
+LARGE_TF = {
+    "existing_code": ["tf2_keras"],
+    "existing_code_size": "large",
+    "team": {"experience": {"tensorflow": "expert"}},
+    "hardware": {"training": ["nvidia_gpu"]},
+}
+
+
+def test_a_team_weighing_a_move_gets_its_code_as_a_cost_not_a_settled_choice() -> None:
+    stays = decide(Profile.model_validate(LARGE_TF), None, PACK)
+    weighing = decide(Profile.model_validate({**LARGE_TF, "weighing_a_move": True}), None, PACK)
+    assert "LEG101" in {r.id for r in stays.rules}
+    assert stays.recommendation.confidence == "high"
+    fired = {r.id for r in weighing.rules}
+    assert "LEG101" not in fired and "LEG001" in fired  # the code still counts, softly
+    assert weighing.recommendation.confidence != "high"
+    both = {**LARGE_TF, "weighing_a_move": True, "migrating_away": True}
+    assert "CON011" in {
+        i.id for i in decide(Profile.model_validate(both), None, PACK).inconsistencies
+    }
+
+
+def test_the_weighing_question_follows_a_no_to_leaving() -> None:
+    from advisor.questionnaire import load_questions
+
+    qs = load_questions()
+    base = qs.base()
+    asked = {qs.questions[i].path for i in qs.walk({"existing_code": ["tf1"]}, base)[0]}
+    assert "weighing_a_move" in asked
+    left = {"existing_code": ["tf1"], "migrating_away": True}
+    assert "weighing_a_move" not in {qs.questions[i].path for i in qs.walk(left, base)[0]}

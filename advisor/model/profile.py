@@ -311,6 +311,12 @@ class Profile(Section):
         "in for another framework (upgrading within one framework, such as TF1 code to TF2, "
         "is not leaving it).",
     )
+    weighing_a_move: StrictBool = Field(
+        False,
+        description="The team has not decided whether to keep its existing code's framework "
+        "and wants the advice to weigh a move: the code then counts as a cost of switching, "
+        "not as a settled choice.",
+    )
     priorities: Priorities = Field(default_factory=Priorities, description="What matters most.")
     determinism: Determinism = Field(
         Determinism.none, description="Whether bit-for-bit reproducible training is needed."
