@@ -152,3 +152,13 @@ def test_probe_writes_json_to_a_json_name(tmp_path: Path) -> None:
     result = run("probe", "-o", "p.json", cwd=tmp_path, env=env)
     assert result.code == 0, result.err
     assert json.loads((tmp_path / "p.json").read_text())["level"] == "quick"
+
+
+def test_a_date_is_in_the_future_only_if_it_is_everywhere() -> None:
+    from datetime import datetime, timedelta, timezone
+
+    from advisor.decide.dating import today_anywhere
+
+    now = datetime.now(timezone.utc)
+    assert today_anywhere() in {(now + timedelta(hours=h)).date() for h in (13, 14, 15)}
+    assert today_anywhere() >= now.date()

@@ -80,10 +80,10 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
         load_source_ids,
         stale_evidence,
     )
-    from advisor.decide.dating import knowledge_month
+    from advisor.decide.dating import knowledge_month, today_anywhere
     from advisor.decide.rules import core_pack_dir, load_ruleset
 
-    day = today.date() if today else dt.date.today()
+    day = today.date() if today else today_anywhere()
     extra = input_paths([path], "PATH") if path is not None else []
     core = str(core_pack_dir())
     in_core = bool(extra) and _within(os.path.join(str(extra[0]), "x"), core)

@@ -9,7 +9,7 @@ release, veto a framework today), so loading refuses it with the file, line and 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from advisor.decide.framework_files import FrameworkFile
@@ -44,6 +44,13 @@ def check_started(
             line=doc.line_of(loc),
             field=field,
         )
+
+
+def today_anywhere() -> date:
+    """The latest calendar date anywhere on Earth now (UTC+14): a date is in the future only
+    if it is in the future in every time zone, so evidence checked today is never refused
+    because this machine's zone is still on yesterday."""
+    return (datetime.now(timezone.utc) + timedelta(hours=14)).date()
 
 
 def future_dates(

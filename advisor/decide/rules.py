@@ -32,6 +32,7 @@ from advisor.decide.dating import (
     check_routes_started,
     check_started,
     knowledge_month,
+    today_anywhere,
 )
 from advisor.decide.framework_files import (
     FRAMEWORK_FILE_KEYS,
@@ -329,7 +330,7 @@ def load_ruleset(
     caller reports dates itself, as ``rules check`` does against its ``--today``)."""
     core = core or core_pack_dir()
     extra_dirs = user_packs(core, extra_dirs or [])
-    day = date.today() if dates_checked else None
+    day = today_anywhere() if dates_checked else None
     files = [
         (path, load_pack_file(path), day if directory is not core else None)
         for directory in [core, *(extra_dirs or [])]
