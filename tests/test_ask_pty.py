@@ -135,6 +135,24 @@ def test_a_follow_up_appears_only_after_the_answer_that_enables_it(tmp_path: Pat
     assert person.asked.count("deployment.serving") == 1
 
 
+def test_a_team_with_code_can_say_it_is_weighing_a_move(tmp_path: Path) -> None:
+    person = Person("ask", "-o", "p.yaml", cwd=tmp_path)
+    assert person.enter_until("existing_code") == "existing_code"
+    person.child.sendline("tf2_keras")
+    assert person.next_question() == "existing_code_size"
+    person.child.sendline("large")
+    assert person.next_question() == "migrating_away"
+    person.child.sendline("n")
+    assert person.next_question() == "weighing_a_move"  # only after "not decided to leave"
+    person.child.sendline("y")
+    assert person.enter_until() is None
+    person.child.sendline("y")
+    assert person.finish() == 0
+    profile = load_profile(tmp_path / "p.yaml")
+    assert profile.weighing_a_move is True and profile.migrating_away is False
+    assert profile.existing_code_size.value == "large"
+
+
 def test_tpu_training_brings_the_nodes_question_and_the_count_grows(tmp_path: Path) -> None:
     person = Person("ask", cwd=tmp_path)
     person.enter_until("hardware.training")
