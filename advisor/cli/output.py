@@ -158,3 +158,12 @@ def emit(text: str, destination: Destination) -> None:
     check_destination(path, force=force, inputs=destination.inputs, packs=destination.packs)
     write_atomic(path, text, force=force)
     click.echo(f"advisor: wrote {inert(path)}", err=True)
+
+
+_HTML_SUFFIXES = {"html", "htm", "xhtml", "xht"}
+
+
+def named_html(name: str) -> bool:
+    """Whether any suffix of the file's name says HTML (report.html, t.html.j2, t.xhtml.tmpl,
+    t.html.j2.txt): such a template is almost surely HTML, and its data must be escaped so."""
+    return bool(_HTML_SUFFIXES & set(os.path.basename(name).lower().split(".")[1:]))

@@ -83,7 +83,7 @@ def _format_for(fmt: str, output: str | None) -> str:
     """JSON for an output file named .json when --format was not given; an output file
     named as HTML is refused (this report is Markdown or JSON, and Markdown's escapes do
     not make text inert in a browser)."""
-    from advisor.cli.recommend import named_html
+    from advisor.cli.output import named_html
     from advisor.model.errors import InputError
 
     if output and named_html(output) and fmt != "json":

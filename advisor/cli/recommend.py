@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from advisor.cli.options import FORMATS, PROBE_LEVELS, progress, python_option
-from advisor.cli.output import emit, interpreter_paths
+from advisor.cli.output import emit, interpreter_paths, named_html
 from advisor.model.errors import InputError
 
 
@@ -158,15 +158,6 @@ def schema() -> None:
     from advisor.model.profile import Profile
 
     click.echo(json.dumps(Profile.model_json_schema(), indent=2))
-
-
-_HTML_SUFFIXES = {"html", "htm", "xhtml", "xht"}
-
-
-def named_html(name: str) -> bool:
-    """Whether any suffix of the file's name says HTML (report.html, t.html.j2, t.xhtml.tmpl,
-    t.html.j2.txt): such a template is almost surely HTML, and its data must be escaped so."""
-    return bool(_HTML_SUFFIXES & set(Path(name).name.lower().split(".")[1:]))
 
 
 def _format_for(fmt: str, template: str | None, output: str | None) -> str:

@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from advisor.decide.dating import field_name, future_dates
 from advisor.decide.releases import load_snapshot  # noqa: F401  (re-exported: report, CLI)
 from advisor.decide.rules import Rule, RuleSet, core_pack_dir
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
@@ -134,10 +135,6 @@ def citation_problems(
             found: list[tuple[str, str]] = []
             if e.checked is None and strict:
                 found.append(("checked", "no checked date (when was the claim last verified?)"))
-            elif e.checked is not None and e.checked > today:
-                found.append(("checked", f"{e.checked} is in the future"))
-            if e.year > today.year:
-                found.append(("year", f"{e.year} is in the future"))
             if e.ref is None and strict:
                 found.append(("ref", "no ref: cite a claim id of docs/sources.md or PKG:<name>"))
             elif e.ref is not None and e.ref.startswith("PKG:"):
@@ -151,29 +148,24 @@ def citation_problems(
                     Problem(path, line, f"{kind} {item_id}", f"evidence[{i}].{key}", message)
                 )
 
+    def dated(kind: str, item: Any, section: str) -> None:
+        """Dates after ``today``: an evidence entry's day or year, the source of ``holds``."""
+        for where, message in future_dates(item.evidence, item.holds, today):
+            path, line = lines.at(item.id, where, section)
+            problems.append(Problem(path, line, f"{kind} {item.id}", field_name(where), message))
+
     for rule in ruleset.all_rules:  # a claim that has ended still cites its sources
         source = ruleset.sources.get(rule.id)
         strict = source is not None and Path(source).resolve().parent == core_dir
+        dated("rule", rule, "rules")
         evidence("rule", rule.id, rule.evidence, strict, "rules")
-        problems += _future_holds("rule", rule.id, rule.holds, today, lines, "rules")
     core_checks = core_dir / "data" / "consistency.yaml"
     for check in ruleset.all_checks or ():  # the checks cite their sources the same way
         if check.id in ruleset.check_sources:  # not one built from pack.yaml's releases
             strict = Path(ruleset.check_sources[check.id]).resolve() == core_checks
+            dated("check", check, "checks")
             evidence("check", check.id, check.evidence, strict, "checks")
-            problems += _future_holds("check", check.id, check.holds, today, lines, "checks")
     return problems
-
-
-def _future_holds(
-    kind: str, item_id: str, holds: Any, today: date, lines: _Lines, section: str
-) -> list[Problem]:
-    """A problem when the source dating a claim's months is from a future year."""
-    if holds is None or holds.source.year <= today.year:
-        return []
-    path, line = lines.at(item_id, ("holds", "source", "year"), section)
-    message = f"{holds.source.year} is in the future"
-    return [Problem(path, line, f"{kind} {item_id}", "holds.source.year", message)]
 
 
 def _undefined(ref: str) -> str:

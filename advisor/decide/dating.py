@@ -81,7 +81,9 @@ def check_evidence_dated(
     machine's date): a ``checked`` day or a source ``year`` in the future would let the
     report claim knowledge newer than anyone has. The bundled pack is dated and checked
     in CI, so a wrong clock never stops the advisor itself."""
-    for where, message in future_dates(evidence, holds, today)[:1]:
+    found = future_dates(evidence, holds, today)
+    if found:
+        where, message = found[0]
         raise InputError(
             f"{message} (today is {today})",
             path=doc.path,

@@ -244,7 +244,8 @@ def clean_env(event: dict[str, Any]) -> dict[str, Any]:
     devices = env.get("devices", [])
     if not isinstance(devices, list) or not all(isinstance(d, dict) for d in devices):
         env["devices"] = []
-    if not isinstance(env.get("threads", {}), (dict, int)) or isinstance(env.get("threads"), bool):
+    threads = env.get("threads", {})
+    if isinstance(threads, bool) or not isinstance(threads, (dict, int)):
         env.pop("threads")
     return env
 
