@@ -203,6 +203,29 @@ def test_a_venue_with_one_mature_runtime_is_a_decisive_fact() -> None:
     )
 
 
+def test_fpga_venues_score_each_route_and_date_them() -> None:
+    """FPGA logic (hls4ml, FINN) favours Keras without deciding; a DPU (Vitis AI) takes
+    PyTorch and TensorFlow alike; JAX has no mature route to either. Before PyTorch reached
+    Vitis AI (mid-2020), a DPU was TensorFlow's alone: a decisive fact in that view."""
+    assert PACK.routes is not None
+    logic, dpu = PACK.routes.effects("fpga_logic"), PACK.routes.effects("fpga_dpu")
+    assert logic["tensorflow"] > logic["pytorch"] > logic["jax"]
+    assert dpu["tensorflow"] == dpu["pytorch"] > dpu["jax"]
+    assert PACK.routes.sole_runtime("fpga_logic") is None
+    assert PACK.routes.sole_runtime("fpga_dpu") is None
+    assert PACK.routes.at("2020-03").sole_runtime("fpga_dpu") == "tensorflow"
+    server_fpga = {"deployment": {"targets": ["server"], "edge_hardware": ["fpga_dpu"]}}
+    d = decide(Profile.model_validate(server_fpga), None, PACK)
+    assert "DEP113" in {r.id for r in d.rules}
+    assert not d.inconsistencies  # an FPGA card in a server needs no device target
+    trigger = {"deployment": {"targets": ["edge"], "edge_hardware": ["fpga_logic"]}}
+    d = decide(Profile.model_validate(trigger), None, PACK)
+    fired = next(r for r in d.rules if r.id == "DEP112")
+    assert "hls4ml" in {r.framework: r.route for r in fired.routes}["tensorflow"]
+    assert fired.weighted["pytorch"] < 0 and "tensorflow" not in fired.weighted
+    assert d.thin_profile and d.recommendation.confidence == "low"
+
+
 # --------------------------------------------------------------------------- measurements
 
 

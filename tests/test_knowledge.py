@@ -25,7 +25,7 @@ from advisor.model.profile import Profile
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "docs" / "sources.md"
 SNAPSHOT = ROOT / "rules" / "data" / "package_health.yaml"
-TODAY = dt.date(2026, 11, 30)  # the as-of date of this refresh; a later check date is an error
+TODAY = dt.date(2026, 12, 1)  # the as-of date of this refresh; a later check date is an error
 
 PACK = load_ruleset()
 

@@ -61,6 +61,8 @@ class EdgeHardware(Choice):
     nvidia_jetson = "nvidia_jetson"
     intel_npu = "intel_npu"
     arm_ethos = "arm_ethos"
+    fpga_logic = "fpga_logic"
+    fpga_dpu = "fpga_dpu"
 
 
 class ServingStack(Choice):

@@ -141,7 +141,9 @@ class Deployment(Section):
     edge_hardware: list[EdgeHardware] = Field(
         default_factory=list,
         description="Accelerators on the edge or mobile devices: Coral Edge TPU, phone NPUs "
-        "(Qualcomm, MediaTek, Pixel), Apple Neural Engine, NVIDIA Jetson, Intel NPU, Arm Ethos-U.",
+        "(Qualcomm, MediaTek, Pixel), Apple Neural Engine, NVIDIA Jetson, Intel NPU, Arm Ethos-U, "
+        "or an FPGA (fpga_logic: the network compiled into logic with hls4ml or FINN; fpga_dpu: "
+        "an AI engine or DPU such as AMD Vitis AI), on a device or in a server.",
     )
     device_memory_mb: float = Field(
         0,
