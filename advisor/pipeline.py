@@ -62,10 +62,43 @@ def measure(
         )
     except InterpreterError as exc:
         raise InputError(str(exc)) from None
+    if (run.get("cache") or {}).get("used") and not readable(run, profile, level):
+        if progress is not None:
+            progress("probes: the cached measurements cannot be read back; measuring again")
+        run = run_probes(
+            level,
+            refresh=True,
+            workload=workload,
+            progress=progress,
+            frameworks=frameworks,
+            python=python or None,
+        )
     if progress is not None:
         for line in missing_frameworks(run, frameworks, python):
             progress(line)
     return run
+
+
+def readable(run: dict[str, Any], profile: Profile | None, level: str) -> bool:
+    """Whether every report can be made from a cached ``run``: the last check on a cache
+    file, which is input (probes/run/trust.py checks its shape first). One that cannot is
+    measured again, never a traceback (SECURITY.md)."""
+    from advisor.model.terminal_text import json_document
+    from advisor.report.render import render_template
+
+    try:
+        render_template("probe.md.j2", run)
+        json_document(run)
+        if profile is not None:
+            probe_run, measured = facts(run)
+            core = load_ruleset()
+            decision = explain(decide(profile, measured, core), core, None)
+            data = report_data(decision, profile, probe_run, probe_level=level)
+            for fmt in ("markdown", "html", "json"):
+                render_data(data, fmt=fmt)
+    except Exception:  # any failure on untrusted data means: do not use it
+        return False
+    return True
 
 
 def missing_frameworks(

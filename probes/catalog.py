@@ -300,8 +300,8 @@ def _env_float(name: str) -> float | None:
     safe on its own (``nan`` would otherwise make every probe run to its timeout).
     """
     raw = os.environ.get(name, "").strip()
-    try:
-        value = float(raw) if raw else None
+    try:  # a plain decimal: float() would also read '1_0' as 10
+        value = float(raw) if raw and "_" not in raw else None
     except ValueError:
         return None
     low, high = ENV_RANGES.get(name, (-math.inf, math.inf))

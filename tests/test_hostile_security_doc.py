@@ -42,7 +42,7 @@ DOC = (Path(__file__).resolve().parents[1] / "SECURITY.md").read_text(encoding="
         ("cut at 80 characters", terminal_text.ECHO_LIMIT == 80),
         ("a path at 200", errors.PATH_LIMIT == 200),
         ("the whole line at 600", terminal_text.LINE_LIMIT == 600),
-        ("finite non-negative medians below 10^15", trust.MAX_MEDIAN == 1e15),
+        ("and below 10^15, the nested shape", trust.MAX_MEDIAN == 1e15),
         ("finite and below 10^18", trust.MAX_NUMBER == 1e18),
         (
             "at most 4,000 characters, at most 2,000 items",

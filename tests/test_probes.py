@@ -15,7 +15,7 @@ from probes.catalog import FRAMEWORKS, INSTALL, Budget
 from probes.env import host as hostinfo
 from probes.measure import agreement as compare
 from probes.measure import stats, timing
-from probes.records import ProbeRecord
+from probes.records import ProbeRecord, ProbeRun
 from probes.run import cache, faults
 from probes.run.environment import environment as _environment
 from probes.run.launcher import describe_exit, output_tail
@@ -154,6 +154,9 @@ def _run() -> dict[str, Any]:
         "gflops": {"median": 1.0, "iqr": 0.1, "n": 3, "unit": "GFLOP/s"}}}],
         "environment": {"os": "Linux", "python": "3.11.9", "cpu": {}, "frameworks": {},
                         "accelerator": {"kind": "cpu", "count": 0, "names": []},
+                        "benchmark_index_detail": {"unit": "loops per ms",
+                                                   "before": {"median": 9.0},
+                                                   "after": {"median": 9.5}},
                         "warnings": []}}
 
 
@@ -167,7 +170,8 @@ def test_cache_files_are_private_and_atomic(tmp_path: Path,
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary left
     loaded = cache.load(path, key)
-    assert loaded is not None and loaded[0] == _run()
+    # read back through the records a live run is built from: the same run, every key filled
+    assert loaded is not None and loaded[0] == ProbeRun.from_json(_run()).to_json()
 
 
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "wrong_key", "bad_shape", "loose"])

@@ -27,8 +27,8 @@ def check_environment(environ: dict[str, str] | None = None) -> None:
         raw = env.get(name)
         if raw is None or raw.strip() == "":
             continue
-        try:
-            value = float(raw)
+        try:  # a plain decimal: Python's float() would also read '1_0' as 10
+            value = float(raw) if "_" not in raw else math.nan
         except ValueError:
             value = math.nan
         if not (math.isfinite(value) and low <= value <= high):

@@ -160,7 +160,9 @@ def emit(text: str, destination: Destination) -> None:
     click.echo(f"advisor: wrote {inert(path)}", err=True)
 
 
-_HTML_SUFFIXES = {"html", "htm", "xhtml", "xht"}
+# Suffixes a browser renders as a document with markup and scripts: HTML and XHTML,
+# server-side includes (.shtml), web archives (.mht, .mhtml), SVG and XML.
+_HTML_SUFFIXES = {"html", "htm", "xhtml", "xht", "shtml", "shtm", "mht", "mhtml", "svg", "xml"}
 
 
 def named_html(name: str) -> bool:

@@ -164,6 +164,11 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
     """When --format was not given: HTML if the custom template (or the output file) is
     named as HTML, so its report data is escaped for HTML, not Markdown; JSON for an
     output file named .json. An explicit --format always wins."""
+    if template and output and str(output).lower().endswith(".json"):
+        raise InputError(
+            "--template renders Markdown or HTML, so its output cannot be named .json",
+            field="--output",
+        )
     source = click.get_current_context().get_parameter_source("fmt")
     if source != click.core.ParameterSource.DEFAULT:
         return fmt

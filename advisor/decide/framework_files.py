@@ -25,6 +25,7 @@ from advisor.io.safe_yaml import YamlDocument
 from advisor.io.validation import input_error_from_validation
 from advisor.model.errors import InputError
 from advisor.model.rulepack import FrameworkInfo, PackMeta
+from advisor.model.terminal_text import clip
 
 FRAMEWORK_FILE_KEYS = ("rules", "framework", "routes")
 _ROUTES = TypeAdapter(dict[str, list[Route]])
@@ -122,7 +123,8 @@ def merge_routes(table: RouteTable, doc: YamlDocument, files: list[FrameworkFile
             problem = ""
             if name not in venues:
                 known = ", ".join(sorted(venues))
-                problem = f"unknown venue '{name}' (venues are defined in {doc.path}: {known})"
+                where = f"venues are defined in {doc.path}: {known}"
+                problem = f"unknown venue '{clip(name)}' ({where})"
             elif own.framework in venues[name]:
                 problem = f"{doc.path} already lists {own.framework}'s routes here: keep one"
             if problem:

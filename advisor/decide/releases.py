@@ -21,6 +21,7 @@ from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation
 from advisor.model.errors import InputError
 from advisor.model.package_health import PackageSnapshot, UnknownPackage
+from advisor.model.terminal_text import clip
 
 SNAPSHOT_FILE = Path("data") / "package_health.yaml"  # inside a rule pack directory
 
@@ -70,7 +71,7 @@ def fill_releases(doc: YamlDocument, snapshot: PackageSnapshot, source: Path) ->
                 close = difflib.get_close_matches(name, sorted(snapshot.names()), n=1)
                 hint = f"; did you mean {{release:{close[0]}}}?" if close else ""
                 raise InputError(
-                    f"{{release:{name}}}: no package of that name in the package-health "
+                    f"{{release:{clip(name)}}}: no package of that name in the package-health "
                     f"snapshot {source}{hint}",
                     path=doc.path,
                     line=doc.line_of(loc),

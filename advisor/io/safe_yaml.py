@@ -50,14 +50,16 @@ SafeLoader.yaml_implicit_resolvers = {
 }
 SafeLoader.add_implicit_resolver(
     _INT,
-    re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"),  # decimal only: no octal 010, 0b101, 0x10
+    # decimal only (no octal 010, 0b101, 0x10); an underscore only between groups of three
+    # digits (1_000_000): '1_5' stays text, which a number field refuses, never a silent 15
+    re.compile(r"^[-+]?(?:0|[1-9][0-9]*|[1-9][0-9]{0,2}(?:_[0-9]{3})+)$"),
     list("-+0123456789"),
 )
 SafeLoader.add_implicit_resolver(
     _FLOAT,
     re.compile(
-        r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?"
-        r"|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+        r"^(?:[-+]?(?:[0-9]+|[1-9][0-9]{0,2}(?:_[0-9]{3})+)\.[0-9]*(?:[eE][-+][0-9]+)?"
+        r"|\.[0-9]+(?:[eE][-+][0-9]+)?"
         r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
     ),
     list("-+0123456789."),

@@ -9,6 +9,8 @@ import re
 from enum import Enum
 from typing import Any
 
+from advisor.model.field_guards import check_separators
+
 
 class Choice(str, Enum):
     """A string enum whose members print as their value."""
@@ -149,29 +151,12 @@ _COUNT = re.compile(
 MAX_COUNT_CHARS = 64
 
 
-# A comma separates thousands only (1,000,000 or 1,500M), never a decimal: '0,25' or '1,5B'
-# would silently become 25 or 15 billion.
-def _groups(sep: str) -> re.Pattern[str]:
-    return re.compile(
-        rf"\s*[0-9]{{1,3}}(?:{sep}[0-9]{{3}})+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?\s*[a-z]*\s*",
-        re.IGNORECASE,
-    )  # the whole text: separators in the integer part only, three digits after each
-
-
-_THOUSANDS = {",": _groups(","), "_": _groups("_")}
-
-
 def _without_separators(value: str) -> str:
-    """The text without thousands separators; a comma or underscore anywhere else (a
-    decimal comma, '1,5B', '1_5B') is an error, never a silent 15 billion."""
+    """The text without thousands separators (field_guards.check_separators refuses a
+    comma or underscore anywhere else: '1,5B' is an error, never a silent 15 billion)."""
     if len(value) > MAX_COUNT_CHARS:
         return value  # too long as written: the caller refuses it with its own message
-    for sep, pattern in _THOUSANDS.items():
-        if sep in value and not pattern.fullmatch(value):
-            raise ValueError(
-                f"{sep!r} may only separate thousands (1,000,000 or 1_000_000); write a "
-                "decimal with a point (0.25, 1.5B)"
-            )
+    check_separators(value)
     return value.replace("_", "").replace(",", "")
 
 

@@ -4,6 +4,8 @@
   boolean into 1 for an ``int`` or ``float`` field. A boolean where a number belongs is
   an error here, never a silent 1.
 * A number must be finite (``.nan`` and ``.inf`` are refused).
+* A number written as text may use a comma or underscore only between groups of three
+  digits (``1,000,000``, ``1_000``): ``'1_0'`` or ``'0,25'`` is an error, never 10 or 25.
 * A text holds at most ``MAX_TEXT_CHARS`` characters.
 * A list holds at most ``MAX_LIST_ITEMS`` items and no item twice, so the work done on
   a list (validation, the sensitivity analysis) stays small whatever the file holds.
@@ -15,6 +17,7 @@ rule-pack and the facts models.
 from __future__ import annotations
 
 import math
+import re
 import types
 import typing
 from typing import Any, Union
@@ -47,6 +50,8 @@ def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
         )
     if isinstance(value, float) and not math.isfinite(value) and _numeric(field.annotation):
         raise ValueError(f"expected a finite number, got {value}")
+    if isinstance(value, str) and _numeric(field.annotation) and len(value) <= 64:
+        check_separators(value)
     if isinstance(value, str) and _numeric(field.annotation) and _non_finite(value):
         raise ValueError(f"expected a finite number, got {short_repr(value)}")  # '1e999', 'nan'
     if isinstance(value, list):
@@ -54,6 +59,27 @@ def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
         raise ValueError(f"text is too long ({len(value)} characters, limit {MAX_TEXT_CHARS})")
     return value
+
+
+def _groups(sep: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"\s*[-+]?[0-9]{{1,3}}(?:{sep}[0-9]{{3}})+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?\s*[a-z]*\s*",
+        re.IGNORECASE,
+    )  # the whole text: separators in the integer part only, three digits after each
+
+
+_THOUSANDS = {",": _groups(","), "_": _groups("_")}
+
+
+def check_separators(value: str) -> None:
+    """Refuse a comma or underscore that does not separate thousands ('0,25', '1,5B',
+    '1_5'): Python and pydantic would read '1_5' as 15."""
+    for sep, pattern in _THOUSANDS.items():
+        if sep in value and not pattern.fullmatch(value):
+            raise ValueError(
+                f"{sep!r} may only separate thousands (1,000,000 or 1_000_000); write a "
+                "decimal with a point (0.25, 1.5B)"
+            )
 
 
 def _non_finite(text: str) -> bool:

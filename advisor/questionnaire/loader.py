@@ -259,7 +259,7 @@ def _load_choices(raw: Any, enum: type[Enum], fail: Any) -> tuple[tuple[str, str
         if key not in values:
             hint = difflib.get_close_matches(str(key), values, n=1)
             suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
-            raise fail(f"'{key}' is not a value of the field{suggestion}", "choices")
+            raise fail(f"'{clip(str(key))}' is not a value of the field{suggestion}", "choices")
         if text is not None and not isinstance(text, str):
             raise fail(f"the explanation of '{key}' must be text", "choices")
         if text and len(text) > MAX_TEXT_CHARS:

@@ -22,6 +22,7 @@ from typing import Any
 
 from probes import PROBE_VERSION, catalog
 from probes.env.host import accelerator_hints, cpuinfo, env_vars, memory_gb, os_info
+from probes.records import ProbeRun
 from probes.run import trust
 
 CACHE_ENV = "ADVISOR_CACHE_DIR"
@@ -126,7 +127,11 @@ def load(path: Path, key: Mapping[str, Any]) -> tuple[dict[str, Any], str] | Non
             os.close(fd)
     if not _valid(data, key) or not trust.valid_run(data.get("run"), data.get("created")):
         return None
-    return data["run"], data["created"]
+    try:  # read back through the records a live run is built from: a live run's every key
+        run = ProbeRun.from_json(data["run"]).to_json()
+    except (TypeError, ValueError, KeyError, IndexError):
+        return None
+    return run, data["created"]
 
 
 def _valid(data: Any, key: Mapping[str, Any]) -> bool:

@@ -4,7 +4,7 @@ A cache folder (or torch.compile's Inductor folder, whose artefacts are code tha
 loaded) is trusted only if the current user owns it and neither group nor others can
 write it; a file likewise. A cached run is used only if every value has the shape and
 range a real run produces: statuses ``ok`` or ``skipped`` (failed runs are never
-cached), finite non-negative medians below 1e15, mappings where mappings belong,
+cached), finite medians above 0 and below 1e15, mappings where mappings belong,
 bounded strings and lists, and a creation time that is not in the future.
 """
 
@@ -53,6 +53,10 @@ def valid_run(run: Any, created: Any) -> bool:
         return False
     probes = run.get("probes")
     if not isinstance(probes, list) or not isinstance(run.get("environment"), dict):
+        return False
+    if not _typed(run, {"level": (str,), "frameworks": (list,), "cache": (dict,)}):
+        return False
+    if not all(isinstance(f, str) for f in run.get("frameworks", [])):
         return False
     if not all(_valid_probe(p) for p in probes):
         return False
@@ -127,7 +131,7 @@ def _valid_environment(env: Any) -> bool:
     if not _typed(env, _ENVIRONMENT, _REQUIRED):
         return False
     frameworks, accelerator = env["frameworks"], env["accelerator"]
-    if not all(_typed(f, _FRAMEWORK) for f in frameworks.values()):
+    if not all(_typed(f, _FRAMEWORK, ("installed",)) for f in frameworks.values()):
         return False
     if not all(isinstance(d, dict) for f in frameworks.values() for d in f.get("devices", [])):
         return False
@@ -137,17 +141,43 @@ def _valid_environment(env: Any) -> bool:
     if not isinstance(accelerator.get("kind", ""), str) or not _number(accelerator.get("count", 0)):
         return False
     threads = env.get("threads", {})
-    if isinstance(threads, dict) and not all(isinstance(v, (int, dict)) for v in threads.values()):
+    if isinstance(threads, dict) and not all(
+        isinstance(v, dict) if k in frameworks else _number(v) for k, v in threads.items()
+    ):
+        return False  # a framework's threads are a mapping (intra_op, inter_op, ...)
+    if not _valid_detail(env.get("benchmark_index_detail")):
+        return False
+    interpreters = env.get("interpreters", [])
+    if not all(_typed(i, _INTERPRETER, ("path",)) for i in interpreters):
+        return False
+    if not all(
+        isinstance(v, (str, type(None)))
+        for i in interpreters
+        for v in i.get("frameworks", {}).values()
+    ):
         return False
     return all(isinstance(w, str) for w in env["warnings"]) and all(
         isinstance(v, str) for v in env.get("env_vars", {}).values()
     )
 
 
+_INTERPRETER = {"path": (str,), "version": (str,), "numpy": (str, None), "frameworks": (dict,)}
+
+
+def _valid_detail(detail: Any) -> bool:
+    """The benchmark index's detail: a unit and the before/after measurements."""
+    if not _typed(detail, {"unit": (str,)}, ("unit", "before", "after")):
+        return False
+    return all(_typed(detail[k], {"median": ("number",)}, ("median",)) for k in ("before", "after"))
+
+
 def _valid_comparison(comparison: Any) -> bool:
     required = ("probe", "metric", "numerator", "denominator")
     if not _typed(comparison, _COMPARISON, required):
         return False
+    for key in ("confidence", "threshold"):  # shares the report prints as percentages
+        if key in comparison and not (_number(comparison[key]) and 0 <= comparison[key] <= 1):
+            return False
     interval = comparison.get("interval")
     if interval is not None and (len(interval) != 2 or not all(_number(v) for v in interval)):
         return False
@@ -180,15 +210,26 @@ def _valid_probe(probe: Any) -> bool:
     if any(k in params and params[k] is not None and not _number(params[k]) for k in _SIZES):
         return False
     metrics = probe.get("metrics")
-    if not isinstance(metrics, dict):
+    if not isinstance(metrics, dict) or not _valid_check(probe.get("check")):
+        return False
+    noisy = probe.get("noisy_metrics", [])
+    if not isinstance(noisy, list) or not all(isinstance(n, str) for n in noisy):
         return False
     return all(_valid_metric(m) for m in metrics.values())
+
+
+_CHECK = {"name": (str,), "reference": (str,), "max_rel_diff": _NUMBER_OR_NONE, "agrees": (bool,)}
+
+
+def _valid_check(check: Any) -> bool:
+    """A probe's cross-framework check: absent, or a named mapping of the reported keys."""
+    return check is None or _typed(check, _CHECK, ("name",))
 
 
 def _valid_metric(metric: Any) -> bool:
     if not isinstance(metric, dict):
         return False
-    if not _in_range(metric.get("median")):
+    if not _in_range(metric.get("median"), positive=True):
         return False
     iqr = metric.get("iqr", 0.0)
     if iqr is not None and not _in_range(iqr):
@@ -199,9 +240,13 @@ def _valid_metric(metric: Any) -> bool:
     return isinstance(metric.get("unit", ""), str)
 
 
-def _in_range(value: Any) -> bool:
-    """A median or spread: a finite number from 0 to ``MAX_MEDIAN``."""
-    return _number(value) and 0 <= float(value) <= MAX_MEDIAN
+def _in_range(value: Any, *, positive: bool = False) -> bool:
+    """A median (above 0: no real timing or rate is zero) or a spread (from 0), finite and at
+    most ``MAX_MEDIAN``."""
+    if not _number(value):
+        return False
+    low_ok = float(value) > 0 if positive else float(value) >= 0
+    return low_ok and float(value) <= MAX_MEDIAN
 
 
 def _number(value: Any) -> bool:
