@@ -274,6 +274,11 @@ def test_stack_items_appear_only_when_they_apply() -> None:
     assert any("shard_map" in s for s in jax_many)
     tf_edge = stack_for("tensorflow", {"deployment": {"targets": ["microcontroller", "browser"]}})
     assert "LiteRT for Microcontrollers" in tf_edge and any("LiteRT.js" in s for s in tf_edge)
+    fpga = {"deployment": {"targets": ["edge"], "edge_hardware": ["fpga_logic", "fpga_dpu"]}}
+    assert any("hls4ml" in s for s in stack_for("tensorflow", fpga))
+    assert any("FINN" in s for s in stack_for("pytorch", fpga))
+    assert all("Vitis AI" in " ".join(stack_for(fw, fpga)) for fw in ("pytorch", "tensorflow"))
+    assert not any("hls4ml" in s or "Vitis" in s for s in stack_for("tensorflow", {}))
 
 
 # --------------------------------------------------------------------------- the validator
