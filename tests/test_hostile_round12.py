@@ -267,3 +267,58 @@ def test_html_like_names_escape_for_html(tmp_path: Path, suffix: str) -> None:
     assert result.code == 0, result.err
     text = (tmp_path / "out.txt").read_text()
     assert "<img" not in text and "&lt;img" in text
+
+
+# --------------------------------------------------------------------------- round 13
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["deployment: {device_memory_mb: 0,250}\n", "model: {parameters: '0,500B'}\n",
+     "deployment: {device_memory_mb: '0,256 GB'}\n", f"team: {{size: '{' ' * 70}1_0'}}\n",
+     f"team: {{size: {'0' * 70}1_0}}\n"],
+)  # fmt: skip
+def test_a_decimal_comma_or_a_padded_underscore_is_an_error(tmp_path: Path, text: str) -> None:
+    (tmp_path / "p.yaml").write_text(text)
+    result = run("recommend", "p.yaml", "--probes", "none", cwd=tmp_path)
+    assert_refused(result, "p.yaml:1")
+
+
+def _threshold_pack(tmp_path: Path, when: str, fire: str) -> Path:
+    (tmp_path / "pk").mkdir(exist_ok=True)
+    (tmp_path / "pk" / "mine.yaml").write_text(
+        "rules:\n  - id: DEP951\n    title: A user rule here\n    criterion: deployment\n"
+        f"    when: {when}\n    effects: {{pytorch: 1}}\n"
+        "    why: Because the test says so.\n    evidence:\n"
+        "      - {title: A source, source: Tests, year: 2024, claim: A claim long enough.}\n"
+        f"    examples: {{fire: [{fire}], ok: [{{}}]}}\n"
+    )
+    return tmp_path / "pk"
+
+
+def test_a_rule_literal_means_what_it_means_in_a_profile(tmp_path: Path) -> None:
+    memory = "{field: deployment.device_memory_mb, gt: 256KB}"  # 0.25 MB, as in a profile
+    pack = _threshold_pack(tmp_path, memory, "{deployment: {device_memory_mb: 1}}")
+    assert run("rules", "check", str(pack), cwd=tmp_path).code == 0
+    huge = "{field: deployment.device_memory_mb, lt: 1M}"  # 1 MB in a profile, not a million
+    pack = _threshold_pack(tmp_path, huge, "{deployment: {device_memory_mb: 1000}}")
+    assert_refused(run("rules", "check", str(pack), cwd=tmp_path), "DEP951")
+
+
+def test_an_outsized_cache_file_is_not_read(tmp_path: Path) -> None:
+    from probes.run import cache
+
+    key = {"level": "quick"}
+    path = tmp_path / "c" / "probes.json"
+    run_ = _run()
+    run_["environment"]["warnings"] = ["{" * 3990] * 300  # 1.2 MB, every piece within bounds
+    cache.save(path, key, run_, now_iso())
+    assert trust.valid_run(run_, now_iso()) and cache.load(path, key) is None
+
+
+@pytest.mark.parametrize("name", ["r.ehtml", "r.xsl", "r.mml"])
+def test_more_names_browsers_render_as_markup_escape_for_html(tmp_path: Path, name: str) -> None:
+    (tmp_path / "p.yaml").write_text('project: {name: "<img src=x onerror=alert(1)>"}\n')
+    result = run("recommend", "p.yaml", "--probes", "none", "-o", name, cwd=tmp_path)
+    assert result.code == 0, result.err
+    assert "<img" not in (tmp_path / name).read_text()

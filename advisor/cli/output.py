@@ -161,8 +161,12 @@ def emit(text: str, destination: Destination) -> None:
 
 
 # Suffixes a browser renders as a document with markup and scripts: HTML and XHTML,
-# server-side includes (.shtml), web archives (.mht, .mhtml), SVG and XML.
-_HTML_SUFFIXES = {"html", "htm", "xhtml", "xht", "shtml", "shtm", "mht", "mhtml", "svg", "xml"}
+# server-side includes (.shtml, .ehtml), web archives (.mht, .mhtml), SVG and XML (with
+# the XML kinds browsers render: XSL, XBL, MathML, RDF).
+_HTML_SUFFIXES = {
+    *("html", "htm", "xhtml", "xht", "shtml", "shtm", "ehtml", "mht", "mhtml"),
+    *("svg", "xml", "xsl", "xslt", "xbl", "mml", "rdf"),
+}
 
 
 def named_html(name: str) -> bool:

@@ -50,8 +50,8 @@ def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
         )
     if isinstance(value, float) and not math.isfinite(value) and _numeric(field.annotation):
         raise ValueError(f"expected a finite number, got {value}")
-    if isinstance(value, str) and _numeric(field.annotation) and len(value) <= 64:
-        check_separators(value)
+    if isinstance(value, str) and _numeric(field.annotation):
+        check_separators(value)  # at any length: padding must not skip it
     if isinstance(value, str) and _numeric(field.annotation) and _non_finite(value):
         raise ValueError(f"expected a finite number, got {short_repr(value)}")  # '1e999', 'nan'
     if isinstance(value, list):
@@ -63,9 +63,10 @@ def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
 
 def _groups(sep: str) -> re.Pattern[str]:
     return re.compile(
-        rf"\s*[-+]?[0-9]{{1,3}}(?:{sep}[0-9]{{3}})+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?\s*[a-z]*\s*",
+        rf"\s*[-+]?[1-9][0-9]{{0,2}}(?:{sep}[0-9]{{3}})+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?\s*[a-z]*\s*",
         re.IGNORECASE,
-    )  # the whole text: separators in the integer part only, three digits after each
+    )  # the whole text: separators in the integer part only, after a first group that does
+    # not start with 0 ('0,250' is a decimal comma), three digits after each
 
 
 _THOUSANDS = {",": _groups(","), "_": _groups("_")}
