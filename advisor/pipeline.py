@@ -51,28 +51,22 @@ def measure(
     from probes.api import InterpreterError, run_probes
 
     workload = profile.workload.model_dump(mode="json") if profile else None
-    try:
-        run: dict[str, Any] = run_probes(
-            level,
-            refresh=refresh,
-            workload=workload,
-            progress=progress,
-            frameworks=frameworks,
-            python=python or None,
-        )
-    except InterpreterError as exc:
-        raise InputError(str(exc)) from None
-    if (run.get("cache") or {}).get("used") and not readable(run, profile, level):
+    for fresh in (refresh, True):  # a cached run no report can be made from: measure again
+        try:
+            run: dict[str, Any] = run_probes(
+                level,
+                refresh=fresh,
+                workload=workload,
+                progress=progress,
+                frameworks=frameworks,
+                python=python or None,
+            )
+        except InterpreterError as exc:
+            raise InputError(str(exc)) from None
+        if fresh or not (run.get("cache") or {}).get("used") or readable(run, profile, level):
+            break
         if progress is not None:
             progress("probes: the cached measurements cannot be read back; measuring again")
-        run = run_probes(
-            level,
-            refresh=True,
-            workload=workload,
-            progress=progress,
-            frameworks=frameworks,
-            python=python or None,
-        )
     if progress is not None:
         for line in missing_frameworks(run, frameworks, python):
             progress(line)
