@@ -126,14 +126,6 @@ def _check_value(info: FieldInfo, value: Any, op: str) -> Any:
             raise ConditionError(f"{op}: {exc}") from None
         if isinstance(value, float) and not math.isfinite(value):
             raise ConditionError(f"{op}: expected a finite number for '{info.path}', got {value}")
-        low, high = (None, None) if info.is_fact else field_bounds(model_field(info.path)[1])
-        number = isinstance(value, (int, float))
-        if number and ((low is not None and value < low) or (high is not None and value > high)):
-            span = " to ".join("any" if b is None else f"{b:g}" for b in (low, high))
-            raise ConditionError(
-                f"{op}: {short_repr(value)} is outside the range of '{info.path}' "
-                f"({span}): the comparison would be always true or always false"
-            )
     try:
         checked = TypeAdapter(info.item).validate_python(value)
     except ValidationError:
