@@ -343,7 +343,8 @@ LARGE_TF = {
 
 
 def test_a_team_weighing_a_move_gets_its_code_as_a_cost_not_a_settled_choice() -> None:
-    stays = decide(Profile.model_validate(LARGE_TF), None, PACK)
+    said = {**LARGE_TF, "migrating_away": False, "weighing_a_move": False}
+    stays = decide(Profile.model_validate(said), None, PACK)
     weighing = decide(Profile.model_validate({**LARGE_TF, "weighing_a_move": True}), None, PACK)
     assert "LEG101" in {r.id for r in stays.rules}
     assert stays.recommendation.confidence == "high"
@@ -354,6 +355,26 @@ def test_a_team_weighing_a_move_gets_its_code_as_a_cost_not_a_settled_choice() -
     assert "CON011" in {
         i.id for i in decide(Profile.model_validate(both), None, PACK).inconsistencies
     }
+
+
+def test_a_decisive_fact_that_assumes_an_unsaid_answer_backs_no_high_verdict() -> None:
+    # "a large codebase that stays" read from silence: the same ranking, but not "high"
+    # until the profile says the team stays (dev: 13 of 16 such highs were right)
+    unsaid = decide(Profile.model_validate(LARGE_TF), None, PACK)
+    rec = unsaid.recommendation
+    assert rec.framework == "tensorflow" and "LEG101" in unsaid.decisive_facts["tensorflow"]
+    assert rec.confidence == "medium"
+    assert rec.confidence_capped == (
+        "its decisive fact assumes answers the profile omits: migrating_away, weighing_a_move"
+    )
+    half = {**LARGE_TF, "migrating_away": False}  # still silent on weighing a move
+    assert decide(Profile.model_validate(half), None, PACK).recommendation.confidence_capped
+    # a second decisive fact that rests on what was said backs the verdict on its own
+    tpu = {**LARGE_TF, "existing_code": ["jax"], "hardware": {"training": ["tpu"]}}
+    tpu_dec = decide(Profile.model_validate(tpu), None, PACK)
+    assert tpu_dec.recommendation.framework == "jax"
+    assert len(tpu_dec.decisive_facts["jax"]) >= 2
+    assert tpu_dec.recommendation.confidence == "high"
 
 
 def test_the_weighing_question_follows_a_no_to_leaving() -> None:

@@ -273,8 +273,10 @@ def _recommendation(
         thin=thin,
         conflict=conflict,
         inconsistent=inconsistent,
-        # backed: decisive facts put it ahead of its runner-up, or no rival is left standing
-        backed=runner_up is None or first.decisive > runner_up.decisive,
+        # backed: decisive facts that rest on what was said put it ahead of its runner-up,
+        # or no rival is left standing
+        backed=runner_up is None or ev.firm[first.framework] > runner_up.decisive,
+        assumed=tuple(ev.assumed[first.framework]),
     )
     info = ruleset.meta.frameworks[first.framework]
     stack = [

@@ -40,6 +40,10 @@ class Evaluation:
     soft: dict[str, float]
     decisive: dict[str, float]
     favoured: dict[str, list[str]]  # framework -> decisive facts (rule ids) for it
+    # framework -> the answers its decisive facts assume: rules that fire only because an
+    # unsaid answer is read at its default (``unsaid: true``), such as "the team stays"
+    assumed: dict[str, list[str]]
+    firm: dict[str, float]  # decisive units that rest on what the profile said
 
     def order(self) -> list[str]:
         return rank_order(self.raw, self.vetoes, self.support)
@@ -103,6 +107,8 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
     soft = prior_points(ruleset)
     decisive = dict.fromkeys(FRAMEWORKS, 0.0)
     favoured: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
+    assumed: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
+    firm = dict.fromkeys(FRAMEWORKS, 0.0)
     support = dict.fromkeys(FRAMEWORKS, 0)
     vetoes: dict[str, list[str]] = {
         fw: [ruleset.unavailable[fw]] if fw in ruleset.unavailable else [] for fw in FRAMEWORKS
@@ -121,19 +127,34 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
         fired.append(rule)
         weight = weights[rule.criterion]
         rule_soft, rule_decisive = rule_effects(rule, ruleset)
+        defaults = assumed_answers(rule, context) if any(rule_decisive.values()) else []
         for fw in FRAMEWORKS:
             soft[fw] += weight * rule_soft[fw]
             if rule_soft[fw] > 0:
                 support[fw] += 1
             if rule_decisive[fw]:  # facts, not preferences: no priority switches them off
                 decisive[fw] += rule_decisive[fw]
+                if not defaults:
+                    firm[fw] += rule_decisive[fw]
                 if rule_decisive[fw] > 0:
                     favoured[fw].append(rule.id)
+                    assumed[fw] += [a for a in defaults if a not in assumed[fw]]
         for fw, reason in rule.veto.items():
             vetoes[fw].append(f"{rule.id}: {reason}")
     model = ruleset.meta.decision
     raw = {fw: combine(decisive[fw], soft[fw], model) for fw in FRAMEWORKS}
-    return Evaluation(fired, skipped, raw, vetoes, support, soft, decisive, favoured)
+    return Evaluation(fired, skipped, raw, vetoes, support, soft, decisive, favoured, assumed, firm)
+
+
+def assumed_answers(rule: Rule, context: dict[str, Any]) -> list[str]:
+    """The unsaid answers a fired rule needs at their defaults (``unsaid: true``) to fire:
+    each one, made unknown, leaves the rule's condition not true."""
+    assert rule.condition is not None
+    out = []
+    for path in sorted(rule.condition.fields() - context.keys()):
+        if rule.condition.evaluate({**context, path: None}) is not True:
+            out.append(path)
+    return out
 
 
 def combine(decisive: float, soft: float, model: DecisionModel) -> float:
@@ -162,6 +183,7 @@ def confidence(
     conflict: bool,
     inconsistent: bool = False,
     backed: bool = True,
+    assumed: tuple[str, ...] = (),
 ) -> tuple[str, str | None]:
     """high / medium / low from the win probability, the margin and the profile's depth,
     and, when something capped a "high" at medium, why (else None).
@@ -169,7 +191,8 @@ def confidence(
     Decisive facts that pull different ways (``conflict``), answers that contradict
     each other (``inconsistent``, rules/data/consistency.yaml), or, when the model's
     ``high_needs_decisive`` is set, a verdict that no decisive fact or veto backs
-    (``backed`` false: soft preferences alone) cap it at medium."""
+    (``backed`` false: soft preferences alone, or a decisive fact that holds only through
+    ``assumed``, answers the profile does not give) cap it at medium."""
     if tie or all_vetoed or thin:
         return "low", None
     if win_p is None:
@@ -187,5 +210,8 @@ def confidence(
     if inconsistent:
         return "medium", "some answers contradict each other"
     if model.high_needs_decisive and not backed:
+        if assumed:
+            unsaid = ", ".join(assumed)
+            return "medium", f"its decisive fact assumes answers the profile omits: {unsaid}"
         return "medium", "no decisive fact backs the verdict, only soft preferences"
     return level, None
