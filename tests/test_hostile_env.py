@@ -11,6 +11,8 @@ BAD = {
     "ADVISOR_PROBE_TIME_SCALE": ["nan", "inf", "-inf", "-1", "0", "1e400", "abc", "1e-9", "1000"],
     "ADVISOR_PROBE_TIMEOUT": ["nan", "inf", "0", "-5", "1e12", "ten"],
     "ADVISOR_PROBE_HIDE": ["evil", "pytorch,\x1b]0;pwned\x07"],
+    # fault injection (a test hook): a spec the probes would silently ignore in part
+    "ADVISOR_PROBE_FAULT": ["segfault:jax", "segv", "segv:mxnet", "hang:jax:nope", "a:b:c:d"],
 }
 CASES = [(name, value) for name, values in BAD.items() for value in values]
 COMMANDS = {
@@ -43,3 +45,12 @@ def test_sane_values_pass_the_check(value: str) -> None:
     from advisor.cli.env_settings import check_environment
 
     check_environment({"ADVISOR_PROBE_TIME_SCALE": value, "ADVISOR_PROBE_HIDE": "all, jax"})
+
+
+def test_a_fault_spec_is_checked_item_by_item() -> None:
+    from advisor.cli.env_settings import check_environment
+    from advisor.model.errors import InputError
+
+    check_environment({"ADVISOR_PROBE_FAULT": "segv:jax:matmul, import:*,kill:pytorch:*,"})
+    with pytest.raises(InputError, match="unknown probe 'matmult'"):
+        check_environment({"ADVISOR_PROBE_FAULT": "segv:jax:matmul,raise:pytorch:matmult"})

@@ -174,10 +174,15 @@ def test_out_of_memory_is_a_failure(fast: Path, monkeypatch: pytest.MonkeyPatch)
 def test_failed_import_is_skipped_with_the_install_command(
         fast: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ADVISOR_PROBE_FAULT", "import:jax")
-    probes = _by(run_probes("quick", frameworks=["jax"], refresh=True))
+    run = run_probes("quick", frameworks=["jax"], refresh=True)
+    probes = _by(run)
     for probe in ("matmul", "autodiff"):
         assert probes[("jax", probe)]["status"] == "skipped"
         assert INSTALL["jax"] in probes[("jax", probe)]["reason"]
+    # every probe ok or skipped, yet a run with injected faults is never cached: a later
+    # run without them would otherwise reuse "jax is not installed"
+    assert run["cache"]["path"] is None and not list(fast.glob("probes-*.json"))
+    assert any("ADVISOR_PROBE_FAULT" in w for w in run["environment"]["warnings"])
 
 
 # -- another interpreter (the project's environment) --------------------------------------

@@ -4,6 +4,7 @@ value that makes no sense, instead of a probe run that ends only at its timeouts
 ADVISOR_PROBE_TIME_SCALE  a finite number from 0.01 to 100 (scales the probes' time budgets)
 ADVISOR_PROBE_TIMEOUT     a finite number of seconds from 1 to 86400 (caps every probe)
 ADVISOR_PROBE_HIDE        framework ids (or 'all'), comma-separated
+ADVISOR_PROBE_FAULT       kind:framework[:probe] items (fault injection, for tests)
 ADVISOR_CACHE_DIR         a path (empty means the default folder)
 """
 
@@ -15,6 +16,7 @@ import os
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.errors import InputError
 from advisor.model.terminal_text import clip
+from probes.run import faults
 
 
 def check_environment(environ: dict[str, str] | None = None) -> None:
@@ -44,6 +46,9 @@ def check_environment(environ: dict[str, str] | None = None) -> None:
             f"unknown framework {clip(unknown[0], 40)!r} (one of {', '.join(FRAMEWORKS)} or all)",
             field=f"${hide_env}",
         )
+    fault = faults.problem(env.get(faults.FAULT_ENV))
+    if fault:
+        raise InputError(clip(fault, 160), field=f"${faults.FAULT_ENV}")
     if environ is None:
         _check_cache_dir()
 

@@ -15,6 +15,8 @@ import signal
 import time
 from dataclasses import dataclass
 
+from probes.catalog import BY_ID, FRAMEWORKS
+
 FAULT_ENV = "ADVISOR_PROBE_FAULT"
 KINDS = ("segv", "kill", "hang", "raise", "oom", "exit", "import")
 
@@ -39,6 +41,23 @@ def parse(text: str | None) -> list[Fault]:
         if len(parts) == 3 and parts[0] in KINDS:
             faults.append(Fault(*parts))
     return faults
+
+
+def problem(text: str | None) -> str | None:
+    """The first item of a fault spec that :func:`parse` would ignore, described; else None.
+    (The advisor refuses such a spec before any work; the probes library ignores it.)"""
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        parts = [p.strip() for p in item.strip().split(":")]
+        if len(parts) not in (2, 3) or parts[0] not in KINDS:
+            kinds = ", ".join(KINDS)
+            return f"{item.strip()[:40]!r} is not kind:framework[:probe], a kind one of {kinds}"
+        if parts[1] not in ("*", *FRAMEWORKS):
+            return f"unknown framework {parts[1][:40]!r} (one of {', '.join(FRAMEWORKS)} or *)"
+        if len(parts) == 3 and parts[2] not in ("*", *BY_ID):
+            return f"unknown probe {parts[2][:40]!r} (one of {', '.join(BY_ID)} or *)"
+    return None
 
 
 def from_env() -> list[Fault]:

@@ -15,7 +15,7 @@ from probes.env.load import ThreadPlan, plan_threads
 from probes.measure import agreement
 from probes.measure.calibrate import benchmark_index
 from probes.records import Comparison, ProbeRecord, ProbeRun
-from probes.run import cache
+from probes.run import cache, faults
 from probes.run.environment import environment
 from probes.run.framework import Job, Outcome, run_framework
 from probes.run.launcher import LiveWorker, close_all
@@ -66,7 +66,13 @@ def run(
         _interpreter_key(chosen, assigned),
     )
     path = cache.cache_path(key)
-    if not refresh:
+    injected = faults.from_env()
+    if injected:  # a run with injected faults is a test of the handling, never a measurement
+        warnings.append(
+            f"${faults.FAULT_ENV} injects faults into this run, so it neither reuses nor "
+            "updates the probe cache"
+        )
+    if not refresh and not injected:
         hit = cache.load(path, key)
         if hit is not None:
             result, created = hit
@@ -95,6 +101,8 @@ def run(
         result["environment"]["warnings"].append(
             f"{left[0]} process(es) the workers started could not be stopped"
         )
+    if injected:
+        return result
     if all(p.status in ("ok", "skipped") for p in probe_run.probes):
         try:
             cache.save(
