@@ -281,6 +281,24 @@ def test_stack_items_appear_only_when_they_apply() -> None:
     assert not any("hls4ml" in s or "Vitis" in s for s in stack_for("tensorflow", {}))
 
 
+def install_for(framework: str, profile: dict) -> str:
+    context = build_context(Profile.model_validate(profile), Facts())
+    options = PACK.meta.frameworks[framework].install
+    return next(
+        opt.command
+        for i, opt in enumerate(options)
+        if PACK.conditions[(framework, "install", i)].evaluate(context) is True
+    )
+
+
+def test_fpga_logic_installs_the_tensorflow_its_keras_2_converter_supports() -> None:
+    # hls4ml's Keras 2 / QKeras converters need TensorFlow 2.8-2.14 (hls4ml's setup page)
+    fpga = {"deployment": {"targets": ["edge"], "edge_hardware": ["fpga_logic"]}}
+    gpu = {**fpga, "hardware": {"training": ["nvidia_gpu"]}}
+    assert "tensorflow==2.14.*" in install_for("tensorflow", gpu)
+    assert "tensorflow==2.14" not in install_for("tensorflow", {})
+
+
 # --------------------------------------------------------------------------- the validator
 
 
