@@ -294,6 +294,18 @@ def test_report_printed_to_a_terminal_is_inert(tmp_path: Path, fmt: str) -> None
         assert data["profile"]["project"]["name"].startswith("\x1b]0;pwned")
 
 
+def test_the_joiner_that_stops_mentions_is_in_the_file_not_on_the_terminal(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "p.yaml").write_text('project: {name: "cc @octocat, bob@example.com"}\n')
+    shown = _run_on_a_terminal(["recommend", "p.yaml", "--probes", "none"], tmp_path)
+    assert "cc @octocat, bob@example.com" in shown and "\\u2060" not in shown
+    args = ["recommend", "p.yaml", "--probes", "none", "-o", "r.md"]
+    _run_on_a_terminal(args, tmp_path)
+    saved = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert "cc @\u2060octocat, bob@\u2060example.com" in saved
+
+
 def test_a_json_file_holds_the_same_data_with_every_control_escaped(tmp_path: Path) -> None:
     """JSON written with -o escapes C1 controls and bidi marks as \\uXXXX, like JSON on a
     terminal: the data parses back identical, and `cat report.json` is inert."""

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from advisor.model.terminal_text import AT_JOINED
 from advisor.report.charts import mermaid_bar, mermaid_pie, nice_max
 from advisor.report.text import (
     fmt_num,
@@ -51,7 +52,8 @@ def test_md_inline_round_trips_as_plain_text(text: str) -> None:
     block = [t.type for t in MD.parse(escaped)]
     if expected:
         assert block == ["paragraph_open", "inline", "paragraph_close"], (escaped, block)
-        assert "".join(c.content for c in _inline_children(escaped)) == expected
+        shown = "".join(c.content for c in _inline_children(escaped))
+        assert shown.replace(AT_JOINED, "@") == expected
 
 
 @settings(max_examples=200, deadline=None)
@@ -137,7 +139,18 @@ def test_md_inline_breaks_autolinks_but_renders_as_typed() -> None:
     # other colons are inert and stay as typed
     assert md_inline("PKG:numpy, ratio 1:2, a: b") == "PKG:numpy, ratio 1:2, a: b"
     for text in ("see https://evil.example/x", "www.evil.com mailto:x@y.z"):
-        assert "".join(c.content for c in _inline_children(md_inline(text))) == text
+        shown = "".join(c.content for c in _inline_children(md_inline(text)))
+        assert shown.replace(AT_JOINED, "@") == text
+
+
+def test_md_inline_stops_mentions_and_email_links_with_an_invisible_joiner() -> None:
+    # GFM links e-mail addresses after escapes are resolved and GitHub mentions "@name":
+    # a word joiner after the "@" stops both (checked with cmark-gfm: no <a> is made)
+    assert md_inline("bob@example.com, cc @octocat") == (
+        "bob@\u2060example.com, cc @\u2060octocat"
+    )
+    assert md_inline("a @ b, x@_y, @") == "a @ b, x@\\_y, @"  # nothing to link: as typed
+    assert md_inline("a\u2060@\u2060b") == "a@\u2060b"  # a joiner in the input is dropped
 
 
 def test_links_only_http() -> None:

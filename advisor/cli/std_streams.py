@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from advisor.io.safe_read import os_reason
 from advisor.model.errors import InputError
-from advisor.model.terminal_text import for_terminal
+from advisor.model.terminal_text import AT_JOINED, for_terminal
 
 
 def fill_closed_fds() -> None:
@@ -152,7 +152,7 @@ def write_stdout(text: str) -> None:
     stream = sys.stdout
     try:
         if stream.isatty():
-            text = for_terminal(text)
+            text = for_terminal(text.replace(AT_JOINED, "@"))
         stream.write(text)
         stream.flush()
     except BrokenPipeError:

@@ -68,6 +68,11 @@ def one_line(text: Any, limit: int = LINE_LIMIT) -> str:
     return clip(inert(" ".join(str(text).split())), limit)
 
 
+# Markdown reports put a word joiner after an "@" that a letter or digit follows, so that
+# GitHub neither mentions the name nor links the e-mail address (advisor/report/text.py);
+# on a terminal, where nothing links, the "@" is shown alone.
+AT_JOINED = "@\u2060"
+
 _UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{INVISIBLE}]")
 
 

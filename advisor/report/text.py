@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from advisor.model.terminal_text import INVISIBLE
+from advisor.model.terminal_text import AT_JOINED, INVISIBLE
 
 # Backslash-escaped anywhere: every character that can open inline Markdown, HTML, a
 # GFM table cell, GitHub math ($) or a template expression ({{ }} for Liquid/Jinja
@@ -35,10 +35,13 @@ _ZERO_WIDTH = re.compile(f"(?![{_KEPT_IN_REPORTS}])[{INVISIBLE}]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # GFM's extended autolinks turn bare text into links: "http:", "https:", "ftp:", "mailto:"
 # and "xmpp:" URLs, and "www.". Escaping that ":" or "." stops each trigger and the text
-# still renders as typed; any other colon ("PKG:numpy", "ratio 1:2") is left alone. (E-mail
-# addresses are matched after escapes are resolved, so only an added character could stop
-# them: they stay mailto links.)
+# still renders as typed; any other colon ("PKG:numpy", "ratio 1:2") is left alone.
 _AUTOLINK = re.compile(r"(?i)((?:https?|ftp|mailto|xmpp):)|(?<=www)(\.)")
+# E-mail addresses are matched after escapes are resolved, and GitHub turns "@name" into a
+# mention that notifies that account: only an added character stops them. A word joiner
+# (U+2060, invisible, and dropped from input, so every one in a report is ours) goes
+# after an "@" that a letter or digit follows: "bob@\u2060example.com", "@\u2060octocat".
+_AT = re.compile(r"@(?=[^\W_])")
 
 
 def _clean(text: Any) -> str:
@@ -59,6 +62,7 @@ def md_inline(text: Any) -> str:
     value = _INLINE_SPECIALS.sub(r"\\\1", value).replace("\\{%", "\\{\\%")
     value = _UNDERSCORE.sub(r"\\_", value)
     value = _AUTOLINK.sub(lambda m: m.group(1)[:-1] + "\\:" if m.group(1) else "\\.", value)
+    value = _AT.sub(AT_JOINED, value)
     # A leading "1." or "-" would start a list if this text began a line.
     match = _LINE_START.match(value)
     if match:
