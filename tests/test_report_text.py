@@ -146,9 +146,7 @@ def test_md_inline_breaks_autolinks_but_renders_as_typed() -> None:
 def test_md_inline_stops_mentions_and_email_links_with_an_invisible_joiner() -> None:
     # GFM links e-mail addresses after escapes are resolved and GitHub mentions "@name":
     # a word joiner after the "@" stops both (checked with cmark-gfm: no <a> is made)
-    assert md_inline("bob@example.com, cc @octocat") == (
-        "bob@\u2060example.com, cc @\u2060octocat"
-    )
+    assert md_inline("bob@example.com, cc @octocat") == ("bob@\u2060example.com, cc @\u2060octocat")
     assert md_inline("a @ b, x@_y, @") == "a @ b, x@\\_y, @"  # nothing to link: as typed
     assert md_inline("a\u2060@\u2060b") == "a@\u2060b"  # a joiner in the input is dropped
 
