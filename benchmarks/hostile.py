@@ -1,5 +1,6 @@
 """Time and peak memory of the CLI on each hostile input (tests/bad_inputs/hostile and the
-generated floods), and parse_count's time against input length (linear, not quadratic).
+generated floods), parse_count's time against input length, and `rules check` on packs of
+many numeric literals against their size (both linear, not quadratic).
 
 Usage: python benchmarks/hostile.py [--quick]
 Each case runs `python -m advisor` in a subprocess under a 500 MB address-space limit; the
@@ -22,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from hostile_support import CORPUS, run
 from test_hostile_corpus import GENERATED
 
-from advisor.model.profile import _COUNT, parse_count
+from advisor.model.choices import _COUNT, parse_count
 
 EXAMPLE = "r2-low-power-devices"
 
@@ -77,9 +78,49 @@ def parse_count_scaling() -> None:
         print(f"{n:<22} {capped:>20.6f} {regex:>16.6f}")
 
 
+def _literal_pack(folder: Path, files: int) -> int:
+    """A valid pack of ``files`` files, each 4 rules of 248 ``in:`` conditions of 64 numbers
+    (about 229 KB a file); returns the number of literals."""
+    fields = ["team.size", "training.accelerators", "training.nodes", "model.parameters"]
+    folder.mkdir()
+    rid = 600
+    for f in range(files):
+        lines = ["rules:"]
+        for _ in range(4):
+            values = [",".join(str(k) for k in range(2 + j, 66 + j)) for j in range(62)]
+            part = ",".join(f"{{field: {fields[j % 4]}, in: [{v}]}}" for j, v in enumerate(values))
+            when = ",".join(["{any: [" + part + "]}"] * 4)
+            lines.append(
+                f"  - {{id: SCL{rid}, title: rule {rid}, criterion: scale, "
+                f"when: {{any: [{when}]}}, effects: {{pytorch: 1}}, "
+                "why: a rule with many thresholds, evidence: [{title: t, source: s, year: 2020, "
+                "claim: c}], examples: {fire: [{team: {size: 10}}], ok: [{purpose: research}]}}"
+            )
+            rid += 1
+        (folder / f"in{f}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return files * 4 * 4 * 62 * 64
+
+
+def pack_literal_scaling() -> None:
+    """`rules check` on packs of many numeric literals: time in proportion to the size (each
+    literal is read by its field's own parser, a few microseconds; PyYAML's parse is most)."""
+    print(
+        f"\n{'pack (files)':<14} {'size KB':>8} {'literals':>10} {'seconds':>8} {'us/literal':>11}"
+    )
+    for files in (1, 4, 8):
+        with tempfile.TemporaryDirectory() as tmp:
+            pack = Path(tmp) / "pack"
+            literals = _literal_pack(pack, files)
+            size = sum(p.stat().st_size for p in pack.iterdir()) / 1024
+            result = run("rules", "check", "pack", cwd=Path(tmp))
+        per = result.seconds / literals * 1e6
+        print(f"{files:<14} {size:>8.0f} {literals:>10,} {result.seconds:>8.2f} {per:>11.1f}")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="every fourth case only")
     args = parser.parse_args()
     corpus(args.quick)
     parse_count_scaling()
+    pack_literal_scaling()

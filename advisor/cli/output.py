@@ -162,14 +162,17 @@ def emit(text: str, destination: Destination) -> None:
 
 # Suffixes a browser renders as a document with markup and scripts: HTML and XHTML,
 # server-side includes (.shtml, .ehtml), web archives (.mht, .mhtml), SVG and XML (with
-# the XML kinds browsers render: XSL, XBL, MathML, RDF).
+# the XML kinds browsers render: XSL, XBL, MathML, RDF), and Windows' HTML applications
+# and components (.hta runs in mshta with the user's rights; .htc).
 _HTML_SUFFIXES = {
     *("html", "htm", "xhtml", "xht", "shtml", "shtm", "ehtml", "mht", "mhtml"),
-    *("svg", "xml", "xsl", "xslt", "xbl", "mml", "rdf"),
+    *("svg", "xml", "xsl", "xslt", "xbl", "mml", "rdf", "hta", "htc"),
 }
 
 
 def named_html(name: str) -> bool:
     """Whether any suffix of the file's name says HTML (report.html, t.html.j2, t.xhtml.tmpl,
-    t.html.j2.txt): such a template is almost surely HTML, and its data must be escaped so."""
-    return bool(_HTML_SUFFIXES & set(os.path.basename(name).lower().split(".")[1:]))
+    t.html.j2.txt): such a template is almost surely HTML, and its data must be escaped so.
+    Suffixes are compared as Windows opens them: trailing dots and spaces stripped."""
+    suffixes = os.path.basename(name).lower().split(".")[1:]
+    return bool(_HTML_SUFFIXES & {part.rstrip(" .") for part in suffixes})

@@ -19,19 +19,16 @@ Nothing here evaluates strings as code.
 from __future__ import annotations
 
 import difflib
-import math
 import typing
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
-
 from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
+from advisor.decide.literals import read_literal
 from advisor.model.facts import Facts
-from advisor.model.field_guards import check_list, check_separators, short_repr
+from advisor.model.field_guards import check_list
 from advisor.model.paths import leaf_paths, situation_paths  # noqa: F401 (re-exported)
-from advisor.model.profile import Profile, field_bounds, model_field
+from advisor.model.profile import Profile
 from advisor.model.terminal_text import clip
 
 COMPARISONS = ("eq", "ne", "lt", "lte", "gt", "gte")
@@ -83,72 +80,12 @@ def resolve_field(path: str) -> FieldInfo:
     return FieldInfo(path, annotation, is_list, item, path.startswith("facts."))
 
 
-_RANGE_ERRORS = ("less_than", "less_than_equal", "greater_than", "greater_than_equal")
-
-
-def _as_profile_reads(path: str, value: Any) -> Any:
-    """``value`` as a profile reads it at ``path``: each field's own parser, so a literal
-    in a rule means what the same text means in a profile (ValueError if it cannot)."""
-    nested: Any = value
-    for key in reversed(path.split(".")):
-        nested = {key: nested}
-    try:
-        node: Any = Profile.model_validate(nested)
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        if error["type"] in _RANGE_ERRORS:
-            low, high = field_bounds(model_field(path)[1])
-            span = " to ".join("any" if b is None else f"{b:g}" for b in (low, high))
-            raise ValueError(
-                f"{short_repr(value)} is outside the range of '{path}' ({span}): the "
-                "comparison would be always true or always false"
-            ) from None
-        raise ValueError(error["msg"].removeprefix("Value error, ")) from None
-    for key in path.split("."):
-        node = getattr(node, key)
-    return node
-
-
 def _check_value(info: FieldInfo, value: Any, op: str) -> Any:
     """Validate a literal against the field's item type; return it in comparable form."""
-    if info.item is bool and not isinstance(value, bool):  # no "off", "yes", 1 or 0
-        raise ConditionError(
-            f"{op}: expected true or false for '{info.path}', got {short_repr(value)}"
-        )
-    if info.item in (int, float) and isinstance(value, bool):
-        raise ConditionError(f"{op}: expected a number for '{info.path}', got a boolean")
-    if info.item in (int, float):
-        try:  # the field's own reading (350M parameters, 256KB of memory), as in a profile
-            value = value if info.is_fact else _as_profile_reads(info.path, value)
-            if isinstance(value, str):
-                check_separators(value)
-        except ValueError as exc:
-            raise ConditionError(f"{op}: {exc}") from None
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ConditionError(f"{op}: expected a finite number for '{info.path}', got {value}")
     try:
-        checked = TypeAdapter(info.item).validate_python(value)
-    except ValidationError:
-        expected = _describe(info.item)
-        raise ConditionError(
-            f"{op}: {short_repr(value)} is not a valid value for '{info.path}' "
-            f"(expected {expected})" + _enum_hint(info.item, value)
-        ) from None
-    return checked.value if isinstance(checked, Enum) else checked
-
-
-def _describe(item: Any) -> str:
-    if isinstance(item, type) and issubclass(item, Enum):
-        return "one of " + ", ".join(m.value for m in item)
-    return getattr(item, "__name__", str(item))
-
-
-def _enum_hint(item: Any, value: Any) -> str:
-    if isinstance(item, type) and issubclass(item, Enum):
-        hint = difflib.get_close_matches(str(value), [m.value for m in item], n=1)
-        if hint:
-            return f"; did you mean '{hint[0]}'?"
-    return ""
+        return read_literal(info.path, info.item, value, op, fact=info.is_fact)
+    except ValueError as exc:
+        raise ConditionError(str(exc)) from None
 
 
 class Condition:

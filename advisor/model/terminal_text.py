@@ -16,15 +16,17 @@ from typing import Any
 ECHO_LIMIT = 80  # characters of a file's value echoed in a message
 LINE_LIMIT = 600  # characters of one message line, whatever it holds
 
-# Invisible but not harmless: soft hyphen, grapheme joiner, Mongolian vowel separator,
-# bidi controls, zero-width and invisible operators, interlinear annotations, tag
-# characters and variation selectors (both can hide bytes in text that looks unchanged),
-# line/paragraph separators, the BOM, and the blanks that look like nothing: the Hangul
-# fillers and the empty braille pattern.
+# Invisible but not harmless: every Default_Ignorable_Code_Point of Unicode (soft hyphen,
+# grapheme joiner, Khmer inherent vowels, Mongolian free variation selectors and vowel
+# separator, bidi controls, zero-width and invisible operators, the Hangul fillers,
+# variation selectors, the BOM, shorthand format controls, musical symbol format
+# controls, tag characters and the reserved ranges that may be assigned such characters
+# later), plus line/paragraph separators, interlinear annotations and the empty braille
+# pattern, all of which can hide text in a line that looks unchanged.
 INVISIBLE = (
-    "\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
-    "\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\U000e0000-\U000e007f"
-    "\U000e0100-\U000e01ef"
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
 )
 # C0 controls (tab and newline included: one line per message), DEL, C1 controls and
 # the invisible characters above.

@@ -53,6 +53,19 @@ class Attempt:
         return f"{what}; last output: {self.tail}" if self.tail else what
 
 
+MAX_FILE = 256 << 20  # bytes a worker may write to any one file (its events, stdout, stderr)
+
+
+def _cap_files() -> None:
+    """In the child, before it runs: a file over MAX_FILE stops it (SIGXFSZ), so a worker
+    cannot fill the disk through its output files before its timeout."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    cap = MAX_FILE if hard == resource.RLIM_INFINITY else min(MAX_FILE, hard)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (cap, cap))
+
+
 def describe_exit(code: int | None) -> str:
     if code is None:
         return "worker ended without a status"
@@ -67,6 +80,8 @@ def describe_exit(code: int | None) -> str:
             return "worker was killed by SIGKILL (often the kernel's out-of-memory killer)"
         if name == "SIGABRT":
             return "worker aborted (SIGABRT)"
+        if name == "SIGXFSZ":
+            return f"worker was stopped for writing a file over {MAX_FILE >> 20} MB (SIGXFSZ)"
         return f"worker died from {name}"
     return f"worker exited with status {code}"
 
@@ -155,6 +170,7 @@ def run_attempt(
             env=dict(env),
             cwd=cwd,
             start_new_session=(os.name == "posix"),
+            preexec_fn=_cap_files if hasattr(os, "fork") else None,
         )
         reader = EventReader(events_path)
         deadline = start + timeouts(None)

@@ -23,30 +23,44 @@ class EventWriter:
         self._handle.flush()
 
 
+MAX_LINE = 1 << 20  # bytes: a real event is under 100 KB; a longer line is dropped
+MAX_READ = 4 << 20  # bytes read per poll, so memory stays bounded whatever a worker writes
+
+
 class EventReader:
-    """Reads whole new lines from the stream file (parent side); ignores garbage."""
+    """Reads whole new lines from the stream file (parent side); ignores garbage, and a
+    line over MAX_LINE bytes (it is dropped up to its newline, never held in memory)."""
 
     def __init__(self, path: str | Path) -> None:
         self._path = Path(path)
         self._offset = 0
         self._partial = b""
+        self._skipping = False  # inside a line that grew past MAX_LINE
 
     def read_new(self) -> list[dict[str, Any]]:
         try:
             with open(self._path, "rb") as handle:
                 handle.seek(self._offset)
-                chunk = handle.read()
+                chunk = handle.read(MAX_READ)
         except OSError:
             return []
         self._offset += len(chunk)
-        data = self._partial + chunk
-        lines = data.split(b"\n")
+        if self._skipping:
+            end = chunk.find(b"\n")
+            if end < 0:
+                return []
+            chunk, self._skipping = chunk[end + 1 :], False
+        lines = (self._partial + chunk).split(b"\n")
         self._partial = lines.pop()
+        if len(self._partial) > MAX_LINE:
+            self._partial, self._skipping = b"", True
         events = []
         for line in lines:
+            if len(line) > MAX_LINE:
+                continue
             try:
                 event = json.loads(line.decode("utf-8"), parse_constant=_not_json)
-            except (UnicodeDecodeError, ValueError):
+            except (UnicodeDecodeError, ValueError, RecursionError):
                 continue
             if isinstance(event, dict) and isinstance(event.get("event"), str):
                 events.append(event)

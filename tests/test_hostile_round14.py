@@ -1,0 +1,100 @@
+"""Red-team round 14: what a worker writes is bounded, and pack literals cost microseconds."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from probes.run import launcher, protocol
+from probes.run.protocol import EventReader
+
+EVENT = {"event": "result", "probe": "matmul", "record": {}}
+
+
+def test_an_endless_event_line_is_dropped_without_being_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(protocol, "MAX_LINE", 1000)
+    monkeypatch.setattr(protocol, "MAX_READ", 700)
+    path = tmp_path / "events"
+    reader = EventReader(path)
+    with open(path, "ab") as out:
+        out.write(b"{" + b"x" * 5000)  # no newline yet: a worker flooding one line
+    while reader.read_new() == [] and reader._offset < 5001:
+        assert len(reader._partial) <= 1000 + 700  # never more than a line and a read
+    with open(path, "ab") as out:
+        out.write(b"x" * 3000 + b"\n" + json.dumps(EVENT).encode() + b"\n")
+    seen = []
+    for _ in range(20):
+        seen += reader.read_new()
+        assert len(reader._partial) <= 1000 + 700
+    assert seen == [EVENT]  # the next whole line is read as before
+
+
+def test_deeply_nested_garbage_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "events"
+    path.write_bytes(b"[" * 100_000 + b"\n" + json.dumps(EVENT).encode() + b"\n")
+    assert EventReader(path).read_new() == [EVENT]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="RLIMIT_FSIZE is POSIX")
+def test_a_worker_that_floods_its_output_is_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(launcher, "MAX_FILE", 1 << 20)  # read in the child, after fork
+    flood = "import sys\nwhile True: sys.stdout.write('x' * 65536)\n"
+    attempt = launcher.run_attempt(
+        [sys.executable, "-c", flood],
+        tmp_path / "w.events",
+        dict(os.environ),
+        lambda probe: 30.0,
+        lambda probe, record: None,
+    )
+    # Python ignores SIGXFSZ, so its write fails (EFBIG); other programs die of it
+    assert attempt.returncode != 0 and not attempt.timed_out
+    assert "File too large" in attempt.tail
+    assert (tmp_path / "w.stdout").stat().st_size <= 1 << 20
+    assert "over 1 MB (SIGXFSZ)" in launcher.describe_exit(-signal.SIGXFSZ)
+
+
+def test_every_invisible_format_character_is_shown_as_an_escape() -> None:
+    import re
+    import unicodedata
+
+    from advisor.model.terminal_text import INVISIBLE, inert
+
+    # Default_Ignorable_Code_Point characters the list once missed
+    for char in "\u180b\u180c\u180d\u180f\u17b4\u17b5\ufff0\U0001bca0\U0001d173\U000e0fff":
+        assert inert(f"a{char}b") == "a" + ascii(char)[1:-1] + "b"
+    # every format character (Cf) is in the list, except those that print a visible mark:
+    # prepended concatenation marks (Arabic number signs, Syriac and Kaithi marks) and
+    # Egyptian hieroglyph format controls
+    visible = {*range(0x600, 0x606), 0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x110BD, 0x110CD}
+    visible |= set(range(0x13430, 0x13440))
+    listed = re.compile(f"[{INVISIBLE}]")
+    missed = {
+        code
+        for code in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(code)) == "Cf" and not listed.match(chr(code))
+    }
+    assert missed <= visible, sorted(hex(c) for c in missed - visible)
+
+
+@pytest.mark.parametrize("name", ["r.hta", "r.HTC", "r.html ", "r.html. ."])
+def test_names_windows_opens_as_html_get_the_html_report(tmp_path: Path, name: str) -> None:
+    from hostile_support import run
+
+    from advisor.cli.output import named_html
+
+    assert named_html(name) and not named_html("r.md") and not named_html("r. html")
+    (tmp_path / "p.yaml").write_text('project: {name: "<img src=x onerror=alert(1)>"}\n')
+    result = run("recommend", "p.yaml", "--probes", "none", "-o", name, cwd=tmp_path)
+    assert result.code == 0, result.err
+    text = (tmp_path / name).read_text(encoding="utf-8")
+    assert text.lstrip().lower().startswith("<!doctype html")
+    assert "<img" not in text and "&lt;img src=x" in text
