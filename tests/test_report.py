@@ -34,7 +34,7 @@ GOLDEN = HERE / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 # the day the reports are rendered on: the staleness warning must not depend on the clock
 REPORT_DAY = dt.date(2026, 11, 30)
-SECTIONS = [
+SECTIONS = [  # the report's contract; a changed heading is changed here too
     "1. Verdict",
     "2. Recommended stack and first steps",
     "3. Why",
@@ -198,7 +198,7 @@ def _profile_path(case: Path | str) -> Path:
 @pytest.mark.parametrize("case", REPORT_CASES)
 def test_markdown_report_parses_with_sections_in_order(case: Path | str) -> None:
     text = render(_profile_path(case))
-    assert headings(text, 2) == SECTIONS
+    assert headings(text, 2) == SECTIONS, "section headings changed: update SECTIONS above"
     assert check_tables(text) >= 5
     for token in md_parser().parse(text):
         if token.type == "fence" and token.info == "mermaid":
@@ -209,7 +209,7 @@ def test_markdown_report_parses_with_sections_in_order(case: Path | str) -> None
 def test_report_with_probes_parses(case: Path | str) -> None:
     for fixture in ("probes_quick.json", "probes_standard.json"):
         text = render(_profile_path(case), load_probes(fixture))
-        assert headings(text, 2) == SECTIONS
+        assert headings(text, 2) == SECTIONS, "section headings changed: update SECTIONS above"
         check_tables(text)
         assert_self_contained(render(_profile_path(case), load_probes(fixture), fmt="html"))
 
@@ -540,5 +540,5 @@ def test_default_profile_renders() -> None:
     profile = Profile()
     decision = decide(profile, None, load_ruleset([]))
     text = render_report(decision, profile, None)
-    assert headings(text, 2) == SECTIONS
+    assert headings(text, 2) == SECTIONS, "section headings changed: update SECTIONS above"
     assert "answers to the questionnaire" in text
