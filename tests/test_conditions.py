@@ -131,3 +131,15 @@ def test_the_numbers_tried_for_an_answer_are_few_and_in_range() -> None:
     assert all(1 <= v <= 1e14 for v in tried)
     assert min(tried, key=lambda v: abs(v - 2e3)) == tried[0]  # the nearest first
     assert all(v <= 1e14 for v in _alternatives(float, 5.0, {1e14}, True, "model.parameters"))
+
+
+def test_why_not_names_the_comparisons_that_kept_a_condition_false() -> None:
+    from advisor.decide.conditions import why_not
+
+    cond = parse_condition(
+        {"all": [{"field": "team.size", "gte": 8}, {"field": "purpose", "eq": "research"}]}
+    )
+    assert why_not(cond, {"team.size": 4}) == (
+        "; not true: team.size gte 8 (it is 4), purpose eq 'research' (not given)"
+    )
+    assert why_not(cond, {"team.size": 9, "purpose": "research"}) == ""

@@ -26,7 +26,7 @@ from typing import Any
 from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
 from advisor.decide.literals import read_literal
 from advisor.model.facts import Facts
-from advisor.model.field_guards import check_list
+from advisor.model.field_guards import check_list, short_repr
 from advisor.model.paths import leaf_paths, situation_paths  # noqa: F401 (re-exported)
 from advisor.model.profile import Profile
 from advisor.model.terminal_text import clip
@@ -223,6 +223,24 @@ def _merge(parts: Any) -> dict[str, set[Any]]:
         for key, values in part.items():
             out.setdefault(key, set()).update(values)
     return out
+
+
+def why_not(condition: Condition, context: dict[str, Any], most: int = 3) -> str:
+    """The comparisons that kept ``condition`` from being true, for an error message:
+    "; not true: team.size gte 8 (it is 4), purpose eq 'research' (not given)"."""
+    found: list[str] = []
+
+    def walk(node: Condition) -> None:
+        if isinstance(node, (All, AnyOf)):
+            for part in node.parts:
+                walk(part)
+        elif isinstance(node, Compare) and node.evaluate(context) is not True:
+            actual = context.get(node.path)
+            state = "not given" if actual is None else f"it is {short_repr(actual)}"
+            found.append(f"{node.path} {node.op} {short_repr(node.value)} ({state})")
+
+    walk(condition)  # a `not` is left out: what it negates was true
+    return f"; not true: {', '.join(found[:most])}" if found else ""
 
 
 def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition:

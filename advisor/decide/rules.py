@@ -23,6 +23,7 @@ from advisor.decide.conditions import (
     Condition,
     ConditionError,
     parse_condition,
+    why_not,
 )
 from advisor.decide.consistency import Check, load_pack_checks, release_checks
 from advisor.decide.context import example_context
@@ -312,7 +313,9 @@ def _check_examples(rule: Rule, doc: YamlDocument, loc: tuple[Any, ...], label: 
                 message = "example should not fire the rule but did"
             else:
                 outcome = "stood aside (a fact is missing)" if result is None else "did not fire"
-                message = f"example should fire the rule but {outcome}"
+                message = f"example should fire the rule but {outcome}" + why_not(
+                    rule.condition, context
+                )
             raise InputError(message, path=doc.path, line=doc.line_of(ex_loc), field=name)
 
 
