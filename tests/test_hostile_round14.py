@@ -85,7 +85,7 @@ def test_every_invisible_format_character_is_shown_as_an_escape() -> None:
     assert missed <= visible, sorted(hex(c) for c in missed - visible)
 
 
-@pytest.mark.parametrize("name", ["r.hta", "r.HTC", "r.html ", "r.html. ."])
+@pytest.mark.parametrize("name", ["r.hta", "r.HTC", "r.html ", "r.html. .", "r.html::$DATA"])
 def test_names_windows_opens_as_html_get_the_html_report(tmp_path: Path, name: str) -> None:
     from hostile_support import run
 
@@ -98,3 +98,44 @@ def test_names_windows_opens_as_html_get_the_html_report(tmp_path: Path, name: s
     text = (tmp_path / name).read_text(encoding="utf-8")
     assert text.lstrip().lower().startswith("<!doctype html")
     assert "<img" not in text and "&lt;img src=x" in text
+
+
+def test_a_worker_that_keeps_starting_probes_still_times_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # round 15: every `start` event used to move the deadline on, with no overall cap
+    import time
+
+    monkeypatch.setattr(launcher, "GAP_TIMEOUT", 0.5)
+    events = tmp_path / "w.events"
+    start = json.dumps({"event": "start", "probe": "matmul"}) + "\n"
+    loop = (
+        "import time\n"
+        "while True:\n"
+        f"    open({str(events)!r}, 'a').write({start!r})\n"
+        "    time.sleep(0.2)\n"
+    )
+    began = time.monotonic()
+    attempt = launcher.run_attempt(
+        [sys.executable, "-c", loop],
+        events,
+        dict(os.environ),
+        lambda probe: 1.0,
+        lambda probe, record: None,
+        probes=["matmul"],
+    )
+    assert attempt.timed_out and time.monotonic() - began < 15  # allowance: 1 + 1 + 2 * 0.5 s
+    assert "ran past the whole attempt's allowance of 3 s" in attempt.death()
+
+
+def test_events_after_a_flood_are_read_once_the_worker_has_exited(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(protocol, "MAX_READ", 1000)
+    events = tmp_path / "w.events"
+    done = json.dumps({"event": "done", "kernels": []}) + "\n"
+    write = f"open({str(events)!r}, 'a').write('x' * 5000 + '\\n' + {done!r})"
+    attempt = launcher.run_attempt(
+        [sys.executable, "-c", write], events, dict(os.environ), lambda p: 30.0, lambda p, r: None
+    )
+    assert attempt.done and not attempt.timed_out

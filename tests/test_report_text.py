@@ -147,7 +147,9 @@ def test_md_inline_stops_mentions_and_email_links_with_an_invisible_joiner() -> 
     # GFM links e-mail addresses after escapes are resolved and GitHub mentions "@name":
     # a word joiner after the "@" stops both (checked with cmark-gfm: no <a> is made)
     assert md_inline("bob@example.com, cc @octocat") == ("bob@\u2060example.com, cc @\u2060octocat")
-    assert md_inline("a @ b, x@_y, @") == "a @ b, x@\\_y, @"  # nothing to link: as typed
+    assert md_inline("a @ b, @") == "a @ b, @"  # nothing to link: as typed
+    # GFM also links a domain that starts with "_", "-" or "." (round 15)
+    assert md_inline("x@_y.z x@-y.z x@.y.z") == "x@\u2060\\_y.z x@\u2060-y.z x@\u2060.y.z"
     assert md_inline("a\u2060@\u2060b") == "a@\u2060b"  # a joiner in the input is dropped
 
 

@@ -173,6 +173,7 @@ _HTML_SUFFIXES = {
 def named_html(name: str) -> bool:
     """Whether any suffix of the file's name says HTML (report.html, t.html.j2, t.xhtml.tmpl,
     t.html.j2.txt): such a template is almost surely HTML, and its data must be escaped so.
-    Suffixes are compared as Windows opens them: trailing dots and spaces stripped."""
+    Suffixes are compared as Windows opens them: trailing dots and spaces stripped, and an
+    NTFS stream name cut off ('r.html::$DATA' is r.html)."""
     suffixes = os.path.basename(name).lower().split(".")[1:]
-    return bool(_HTML_SUFFIXES & {part.rstrip(" .") for part in suffixes})
+    return bool(_HTML_SUFFIXES & {part.split(":")[0].rstrip(" .") for part in suffixes})

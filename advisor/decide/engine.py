@@ -23,6 +23,7 @@ from advisor.decide.scoring import (
     criterion_weights,
     decisive_conflict,
     evaluate,
+    firm_support,
     rule_effects,
     to_score,
 )
@@ -115,6 +116,7 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     conflict = decisive_conflict(ev.favoured)
     full_context = build_context(scored.profile, scored.facts)  # stack and install choices
     clashes = inconsistencies(ruleset.checks, scored.context)
+    firm, assumed = firm_support(ev, ruleset, context)  # context: what the profile said
     recommendation = _recommendation(
         ranking,
         ev,
@@ -124,6 +126,8 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
         thin=thin,
         conflict=conflict,
         inconsistent=bool(clashes),
+        firm=firm,
+        assumed=assumed,
     )
     breakdown = {c.id: dict.fromkeys(FRAMEWORKS, 0.0) for c in ruleset.meta.criteria}
     for rule in fired:
@@ -241,6 +245,8 @@ def _recommendation(
     thin: bool,
     conflict: bool,
     inconsistent: bool,
+    firm: dict[str, float],
+    assumed: dict[str, list[str]],
 ) -> Recommendation:
     first = ranking[0]
     second = ranking[1] if len(ranking) > 1 else None
@@ -275,8 +281,8 @@ def _recommendation(
         inconsistent=inconsistent,
         # backed: decisive facts that rest on what was said put it ahead of its runner-up,
         # or no rival is left standing
-        backed=runner_up is None or ev.firm[first.framework] > runner_up.decisive,
-        assumed=tuple(ev.assumed[first.framework]),
+        backed=runner_up is None or firm[first.framework] > runner_up.decisive,
+        assumed=tuple(assumed[first.framework]),
     )
     info = ruleset.meta.frameworks[first.framework]
     stack = [

@@ -40,10 +40,6 @@ class Evaluation:
     soft: dict[str, float]
     decisive: dict[str, float]
     favoured: dict[str, list[str]]  # framework -> decisive facts (rule ids) for it
-    # framework -> the answers its decisive facts assume: rules that fire only because an
-    # unsaid answer is read at its default (``unsaid: true``), such as "the team stays"
-    assumed: dict[str, list[str]]
-    firm: dict[str, float]  # decisive units that rest on what the profile said
 
     def order(self) -> list[str]:
         return rank_order(self.raw, self.vetoes, self.support)
@@ -107,8 +103,6 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
     soft = prior_points(ruleset)
     decisive = dict.fromkeys(FRAMEWORKS, 0.0)
     favoured: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
-    assumed: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
-    firm = dict.fromkeys(FRAMEWORKS, 0.0)
     support = dict.fromkeys(FRAMEWORKS, 0)
     vetoes: dict[str, list[str]] = {
         fw: [ruleset.unavailable[fw]] if fw in ruleset.unavailable else [] for fw in FRAMEWORKS
@@ -127,23 +121,38 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
         fired.append(rule)
         weight = weights[rule.criterion]
         rule_soft, rule_decisive = rule_effects(rule, ruleset)
-        defaults = assumed_answers(rule, context) if any(rule_decisive.values()) else []
         for fw in FRAMEWORKS:
             soft[fw] += weight * rule_soft[fw]
             if rule_soft[fw] > 0:
                 support[fw] += 1
             if rule_decisive[fw]:  # facts, not preferences: no priority switches them off
                 decisive[fw] += rule_decisive[fw]
-                if not defaults:
-                    firm[fw] += rule_decisive[fw]
                 if rule_decisive[fw] > 0:
                     favoured[fw].append(rule.id)
-                    assumed[fw] += [a for a in defaults if a not in assumed[fw]]
         for fw, reason in rule.veto.items():
             vetoes[fw].append(f"{rule.id}: {reason}")
     model = ruleset.meta.decision
     raw = {fw: combine(decisive[fw], soft[fw], model) for fw in FRAMEWORKS}
-    return Evaluation(fired, skipped, raw, vetoes, support, soft, decisive, favoured, assumed, firm)
+    return Evaluation(fired, skipped, raw, vetoes, support, soft, decisive, favoured)
+
+
+def firm_support(
+    ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]
+) -> tuple[dict[str, float], dict[str, list[str]]]:
+    """For the final decision only (the sensitivity loops never need it): each framework's
+    decisive units without the favourable ones that hold only by reading an unsaid answer
+    at its default (``unsaid: true``, such as "the team stays"; units against it stay
+    counted), and the unsaid answers those assume."""
+    firm = dict(ev.decisive)
+    assumed: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
+    for rule in ev.fired:
+        _, units = rule_effects(rule, ruleset)
+        favourable = {fw: u for fw, u in units.items() if u > 0}
+        defaults = assumed_answers(rule, context) if favourable else []
+        for fw, unit in favourable.items() if defaults else ():
+            firm[fw] -= unit
+            assumed[fw] += [a for a in defaults if a not in assumed[fw]]
+    return firm, assumed
 
 
 def assumed_answers(rule: Rule, context: dict[str, Any]) -> list[str]:

@@ -63,10 +63,11 @@ def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
 
 def _groups(sep: str) -> re.Pattern[str]:
     return re.compile(
-        rf"\s*[-+]?[1-9][0-9]{{0,2}}(?:{sep}[0-9]{{3}})+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?\s*[a-z]*\s*",
+        rf"[-+]?[1-9][0-9]{{0,2}}(?:{sep}[0-9]{{3}})+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?(?:\s*[a-z]+)?",
         re.IGNORECASE,
-    )  # the whole text: separators in the integer part only, after a first group that does
-    # not start with 0 ('0,250' is a decimal comma), three digits after each
+    )  # the whole stripped text: separators in the integer part only, after a first group
+    # that does not start with 0 ('0,250' is a decimal comma), three digits after each. Each
+    # part can match in one way only, so a text that fails does so in linear time.
 
 
 _THOUSANDS = {",": _groups(","), "_": _groups("_")}
@@ -76,7 +77,7 @@ def check_separators(value: str) -> None:
     """Refuse a comma or underscore that does not separate thousands ('0,25', '1,5B',
     '1_5'): Python and pydantic would read '1_5' as 15."""
     for sep, pattern in _THOUSANDS.items():
-        if sep in value and not pattern.fullmatch(value):
+        if sep in value and not pattern.fullmatch(value.strip()):
             raise ValueError(
                 f"{sep!r} may only separate thousands (1,000,000 or 1_000_000); write a "
                 "decimal with a point (0.25, 1.5B)"

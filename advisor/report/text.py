@@ -40,8 +40,9 @@ _AUTOLINK = re.compile(r"(?i)((?:https?|ftp|mailto|xmpp):)|(?<=www)(\.)")
 # E-mail addresses are matched after escapes are resolved, and GitHub turns "@name" into a
 # mention that notifies that account: only an added character stops them. A word joiner
 # (U+2060, invisible, and dropped from input, so every one in a report is ours) goes
-# after an "@" that a letter or digit follows: "bob@\u2060example.com", "@\u2060octocat".
-_AT = re.compile(r"@(?=[^\W_])")
+# after an "@" that a character of a name or domain follows (a letter, a digit, "_", "-"
+# or ".", escaped or not): "bob@\u2060example.com", "@\u2060octocat", "bob@\u2060\\_x.org".
+_AT = re.compile(r"@(?=\\?[\w.-])")
 
 
 def _clean(text: Any) -> str:

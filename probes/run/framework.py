@@ -136,6 +136,7 @@ def _run_group(
             timeouts,
             on_result,
             keep_alive=serve,
+            probes=remaining,
             # never the user's folder: `-m` puts the working folder first on sys.path, so a
             # json.py there (a downloaded rule pack's, say) would run in the worker
             cwd=job.interpreter.package_root or str(events.parent),

@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ class Attempt:
     current: str | None = None  # probe that had started but not finished when the child ended
     done: bool = False
     timed_out: bool = False
+    overran: float | None = None  # the attempt's whole allowance (s), when it ran past it
     returncode: int | None = None
     elapsed: float = 0.0
     tail: str = ""
@@ -46,7 +47,9 @@ class Attempt:
 
     def death(self) -> str:
         """Why the child ended early, in words, with the tail of its output."""
-        if self.timed_out:
+        if self.timed_out and self.overran is not None:
+            what = f"ran past the whole attempt's allowance of {self.overran:.0f} s and was killed"
+        elif self.timed_out:
             what = f"timed out after {self.elapsed:.0f} s and was killed"
         else:
             what = describe_exit(self.returncode)
@@ -150,10 +153,14 @@ def run_attempt(
     on_result: Callable[[str, dict[str, Any]], None],
     keep_alive: bool = False,
     cwd: str | None = None,
+    probes: Sequence[str] = (),
 ) -> Attempt:
     """Run one child to its end (or kill it) and collect its events.
 
-    ``timeouts(None)`` is the import allowance; ``timeouts(probe)`` each probe's. With
+    ``timeouts(None)`` is the import allowance; ``timeouts(probe)`` each probe's. Events
+    move the deadline on (a ``start`` to that probe's timeout, a result to the gap), but
+    never past the whole attempt's allowance: the import, every one of ``probes`` and a gap
+    after each, so a worker that keeps sending events cannot run forever. With
     ``keep_alive`` a child that reports ``done`` is left running, in ``attempt.live``
     (its command must carry ``--serve``); the caller must ``close()`` it.
     """
@@ -173,6 +180,8 @@ def run_attempt(
             preexec_fn=_cap_files if hasattr(os, "fork") else None,
         )
         reader = EventReader(events_path)
+        allowance = timeouts(None) + sum(timeouts(p) for p in probes) + 2 * GAP_TIMEOUT
+        end = start + allowance
         deadline = start + timeouts(None)
         phase_start = start
         try:
@@ -182,7 +191,10 @@ def run_attempt(
                     deadline, phase_start = _handle(
                         event, attempt, timeouts, on_result, deadline, phase_start
                     )
-                if exited:
+                deadline = min(deadline, end)
+                if exited:  # read the rest at once: its files are capped at MAX_FILE
+                    if reader.behind:
+                        continue
                     break
                 if keep_alive and attempt.done:
                     attempt.live = LiveWorker(proc, reader, err_path, out_path)
@@ -191,6 +203,7 @@ def run_attempt(
                 now = time.monotonic()
                 if now > deadline:
                     attempt.timed_out = True
+                    attempt.overran = allowance if deadline >= end else None
                     attempt.elapsed = now - phase_start
                     kill_tree(proc)
                     for event in reader.read_new():

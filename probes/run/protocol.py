@@ -36,6 +36,7 @@ class EventReader:
         self._offset = 0
         self._partial = b""
         self._skipping = False  # inside a line that grew past MAX_LINE
+        self.behind = False  # the last read was cut at MAX_READ: more is waiting
 
     def read_new(self) -> list[dict[str, Any]]:
         try:
@@ -43,8 +44,10 @@ class EventReader:
                 handle.seek(self._offset)
                 chunk = handle.read(MAX_READ)
         except OSError:
+            self.behind = False
             return []
         self._offset += len(chunk)
+        self.behind = len(chunk) == MAX_READ
         if self._skipping:
             end = chunk.find(b"\n")
             if end < 0:
