@@ -386,3 +386,34 @@ def test_the_weighing_question_follows_a_no_to_leaving() -> None:
     assert "weighing_a_move" in asked
     left = {"existing_code": ["tf1"], "migrating_away": True}
     assert "weighing_a_move" not in {qs.questions[i].path for i in qs.walk(left, base)[0]}
+
+
+def test_an_assumed_decisive_fact_against_the_winner_still_counts(tmp_path: Path) -> None:
+    # round 15: only favourable decisive units that hold through an unsaid answer are set
+    # aside; one against the winner, read from silence, must not make its verdict firmer
+    evidence = "[{title: A source, source: Tests, year: 2024, claim: A claim long enough.}]"
+    (tmp_path / "scale.yaml").write_text(
+        "rules:\n"
+        "  - {id: SCL951, title: A said fact for PyTorch, criterion: scale, tier: decisive,\n"
+        "     when: {field: ecosystem.pretrained_models, eq: true}, effects: {pytorch: 2},\n"
+        f"     why: Because the test says so., evidence: {evidence},\n"
+        "     examples: {fire: [{ecosystem: {pretrained_models: true}}], ok: [{}]}}\n"
+        "  - {id: SCL952, title: An assumed fact against PyTorch, criterion: scale,\n"
+        "     tier: decisive, effects: {pytorch: -2}, why: Because the test says so.,\n"
+        "     when: {field: workload.differentiable_solver, eq: false, unsaid: true},\n"
+        f"     evidence: {evidence},\n"
+        "     examples: {fire: [{}], ok: [{workload: {differentiable_solver: true}}]}}\n",
+        encoding="utf-8",
+    )
+    pack = load_ruleset([tmp_path])
+    base = {
+        "ecosystem": {"pretrained_models": True},
+        "domains": ["vision", "nlp"],
+        "purpose": "production",
+        "priorities": {"prototyping_speed": 5},
+    }
+    unsaid = decide(Profile.model_validate(base), None, pack).recommendation
+    said = {**base, "workload": {"differentiable_solver": False}}
+    told = decide(Profile.model_validate(said), None, pack).recommendation
+    assert unsaid.framework == told.framework == "pytorch"
+    assert unsaid.confidence == told.confidence != "high"
