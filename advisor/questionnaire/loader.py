@@ -202,31 +202,10 @@ def _load_question(
     required = raw.get("required", False)
     if not isinstance(required, bool):
         raise fail("'required' must be true or false", "required")
-    default = None
-    if "default" in raw:
-        if required:
-            raise fail(
-                "a required question has no default; drop 'default' or 'required'", "default"
-            )
-        try:
-            default = validate_value(path, raw["default"])
-        except AnswerError as exc:
-            raise fail(f"invalid default: {exc}", "default") from None
-
+    default = _load_default(raw, path, required, fail)
     known = {q.path for q in earlier}
     when = _load_condition(raw.get("when"), known, fail, "when")
-    checks = []
-    validators = raw.get("validate", [])
-    if not isinstance(validators, list):
-        raise fail("'validate' must be a list of {require: CONDITION, message: TEXT}", "validate")
-    for number, item in enumerate(validators):
-        key = f"validate[{number}]"
-        if not isinstance(item, dict) or set(item) != {"require", "message"}:
-            raise fail("each validator is a mapping with exactly 'require' and 'message'", key)
-        if not isinstance(item["message"], str) or not item["message"].strip():
-            raise fail("the validator's message must be text", key)
-        condition = _load_condition(item["require"], known | {path}, fail, key)
-        checks.append(Check(condition, item["message"].strip()))
+    checks = _load_validators(raw.get("validate", []), known | {path}, fail)
 
     return Question(
         path=path,
@@ -237,11 +216,40 @@ def _load_question(
         default=default,
         required=required,
         when=when,
-        checks=tuple(checks),
+        checks=checks,
         section=new_section,
         bounds=field_bounds(info),
         line=doc.line_of(("questions", index)),
     )
+
+
+def _load_default(raw: dict[str, Any], path: str, required: bool, fail: Any) -> Any:
+    """A question's default, validated as the field's answer (None when it has none)."""
+    if "default" not in raw:
+        return None
+    if required:
+        raise fail("a required question has no default; drop 'default' or 'required'", "default")
+    try:
+        return validate_value(path, raw["default"])
+    except AnswerError as exc:
+        raise fail(f"invalid default: {exc}", "default") from None
+
+
+def _load_validators(validators: Any, known: set[str], fail: Any) -> tuple[Check, ...]:
+    """A question's ``validate`` list: each a condition over the fields asked so far (the
+    question's own included) and the message shown when it does not hold."""
+    if not isinstance(validators, list):
+        raise fail("'validate' must be a list of {require: CONDITION, message: TEXT}", "validate")
+    checks = []
+    for number, item in enumerate(validators):
+        key = f"validate[{number}]"
+        if not isinstance(item, dict) or set(item) != {"require", "message"}:
+            raise fail("each validator is a mapping with exactly 'require' and 'message'", key)
+        if not isinstance(item["message"], str) or not item["message"].strip():
+            raise fail("the validator's message must be text", key)
+        condition = _load_condition(item["require"], known, fail, key)
+        checks.append(Check(condition, item["message"].strip()))
+    return tuple(checks)
 
 
 def _load_choices(raw: Any, enum: type[Enum], fail: Any) -> tuple[tuple[str, str], ...]:
