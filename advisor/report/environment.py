@@ -13,75 +13,86 @@ from advisor.report.workload import load_text
 
 
 def environment(env: dict[str, Any]) -> list[dict[str, str]]:
-    """The environment as (item, value) rows, for a table."""
+    """The environment as (item, value) rows, for a table; empty values are left out."""
     if not env:
         return []
-    rows: list[dict[str, str]] = []
+    rows = [*_machine(env), *_frameworks(env), *_run(env)]
+    return [{"item": item, "value": str(value)} for item, value in rows if value not in _EMPTY]
 
-    def add(item: str, value: Any) -> None:
-        if value not in (None, "", [], {}):
-            rows.append({"item": item, "value": str(value)})
 
-    add("Operating system", env.get("os"))
-    add("Python", env.get("python"))
+_EMPTY: tuple[Any, ...] = (None, "", [], {})
+Row = tuple[str, Any]
+
+
+def _machine(env: dict[str, Any]) -> list[Row]:
+    """Operating system, Python, CPU, memory and accelerator."""
+    rows: list[Row] = [("Operating system", env.get("os")), ("Python", env.get("python"))]
     cpu = env.get("cpu") or {}
     if isinstance(cpu, dict):
         cores = cpu.get("cores")
         logical = cpu.get("logical_cpus")
         count = f" ({cores} cores, {logical} logical CPUs)" if cores or logical else ""
-        add("CPU", f"{cpu.get('model') or 'unknown'}{count}")
+        rows.append(("CPU", f"{cpu.get('model') or 'unknown'}{count}"))
         flags = cpu.get("flags") or []
         if isinstance(flags, list) and flags:
             shown = ", ".join(str(f) for f in flags[:24])
-            add(
-                "CPU features", shown + (f", and {len(flags) - 24} more" if len(flags) > 24 else "")
-            )
+            more = f", and {len(flags) - 24} more" if len(flags) > 24 else ""
+            rows.append(("CPU features", shown + more))
     if env.get("memory_gb") is not None:
-        add("Memory", f"{fmt_num(env['memory_gb'])} GB")
+        rows.append(("Memory", f"{fmt_num(env['memory_gb'])} GB"))
     accel = env.get("accelerator") or {}
     if isinstance(accel, dict) and accel:
         names = ", ".join(str(n) for n in accel.get("names") or [])
         kind = accel.get("kind") or "cpu"
         if kind == "cpu" or not accel.get("count"):
-            add("Accelerator", "none (CPU only)")
+            rows.append(("Accelerator", "none (CPU only)"))
         else:
             label = HARDWARE_LABELS.get(kind, kind)
-            add("Accelerator", f"{accel['count']} x {label}" + (f" ({names})" if names else ""))
+            shown = f"{accel['count']} x {label}" + (f" ({names})" if names else "")
+            rows.append(("Accelerator", shown))
+    return rows
+
+
+def _frameworks(env: dict[str, Any]) -> list[Row]:
+    """Each framework's version and the devices it saw, or "not installed"."""
+    rows: list[Row] = []
     for fw, info in (env.get("frameworks") or {}).items():
         if not isinstance(info, dict):
             continue
-        if info.get("installed"):
-            devices = info.get("devices")
-            if isinstance(devices, list):
-                devices_text = ", ".join(_device(d) for d in devices)
-            else:
-                devices_text = _plain(devices) if devices else ""
-            add(
-                name(fw),
-                f"{info.get('version') or 'unknown version'}"
-                + (f" on {devices_text}" if devices_text else ""),
-            )
+        if not info.get("installed"):
+            rows.append((name(fw), "not installed"))
+            continue
+        devices = info.get("devices")
+        if isinstance(devices, list):
+            devices_text = ", ".join(_device(d) for d in devices)
         else:
-            add(name(fw), "not installed")
+            devices_text = _plain(devices) if devices else ""
+        version = f"{info.get('version') or 'unknown version'}"
+        rows.append((name(fw), version + (f" on {devices_text}" if devices_text else "")))
+    return rows
+
+
+def _run(env: dict[str, Any]) -> list[Row]:
+    """The load, threads, environment settings and benchmark index of the run."""
+    rows: list[Row] = []
     load = env.get("load_average")
     if isinstance(load, (int, float)) and not isinstance(load, bool):
-        add("Load average before probes", fmt_num(load))
-    add("CPUs and load during the probes", load_text(env))
+        rows.append(("Load average before probes", fmt_num(load)))
+    rows.append(("CPUs and load during the probes", load_text(env)))
     threads = env.get("threads")
-    add("Threads", _plain(threads) if threads not in (None, "", {}) else None)
+    rows.append(("Threads", _plain(threads) if threads not in (None, "", {}) else None))
     env_vars = env.get("env_vars") or {}
     if isinstance(env_vars, dict) and env_vars:
-        add("Environment variables", ", ".join(f"{k}={v}" for k, v in sorted(env_vars.items())))
+        settings = ", ".join(f"{k}={v}" for k, v in sorted(env_vars.items()))
+        rows.append(("Environment variables", settings))
     index = env.get("benchmark_index")
     if isinstance(index, (int, float)) and not isinstance(index, bool):
         detail = env.get("benchmark_index_detail")
         unit = detail.get("unit") if isinstance(detail, dict) else None
-        add(
-            "Benchmark index",
-            f"{fmt_num(index)} {unit or 'loop iterations per ms'} (higher is faster)",
-        )
-    elif index not in (None, "", {}):
-        add("Benchmark index", _plain(index))
+        shown = f"{fmt_num(index)} {unit or 'loop iterations per ms'} (higher is faster)"
+        rows.append(("Benchmark index", shown))
+    elif index not in _EMPTY:
+        rows.append(("Benchmark index", _plain(index)))
     return rows
 
 
