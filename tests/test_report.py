@@ -542,3 +542,27 @@ def test_default_profile_renders() -> None:
     text = render_report(decision, profile, None)
     assert headings(text, 2) == SECTIONS, "section headings changed: update SECTIONS above"
     assert "answers to the questionnaire" in text
+
+
+def test_the_environment_table_rows() -> None:
+    from advisor.report.environment import environment
+
+    env = json.loads((FIXTURES / "probes_standard.json").read_text())["environment"]
+    rows = [(r["item"], r["value"]) for r in environment(env)]
+    assert rows == [
+        ("Operating system", "Linux"),
+        ("Python", "3.11.9"),
+        ("CPU", "Test CPU (2 cores, 4 logical CPUs)"),
+        ("Memory", "16.0 GB"),
+        ("Accelerator", "none (CPU only)"),
+        ("PyTorch", "2.13.0 on cpu"),
+        ("JAX", "0.10.0 on cpu"),
+        ("TensorFlow", "2.21.0 on cpu"),
+        ("Threads", "4"),
+        ("Benchmark index", "0.400 loop iterations per ms (higher is faster)"),
+    ]
+    gpu = {**env, "accelerator": {"kind": "nvidia_gpu", "count": 2, "names": ["H200"]}}
+    assert ("Accelerator", "2 x NVIDIA GPU (H200)") in [
+        (r["item"], r["value"]) for r in environment(gpu)
+    ]
+    assert environment({}) == []
