@@ -47,7 +47,9 @@ def risks(decision: Decision, run: ProbeRun) -> dict[str, Any]:
             if len(superseded) == 1
             else (f"Rules {and_join(superseded)} rest")
         )
-        caveats.append(f"{which} partly on superseded evidence; section 3 shows what replaced it.")
+        caveats.append(
+            f"{which} partly on superseded evidence; the reasons under Why show what replaced it."
+        )
     return {"chosen": chosen, "runner_up": runner, "caveats": caveats}
 
 
