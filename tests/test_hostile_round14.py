@@ -139,3 +139,83 @@ def test_events_after_a_flood_are_read_once_the_worker_has_exited(
         [sys.executable, "-c", write], events, dict(os.environ), lambda p: 30.0, lambda p, r: None
     )
     assert attempt.done and not attempt.timed_out
+
+
+# --- round 16 ------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="RLIMIT_FSIZE is POSIX")
+def test_a_stdout_that_fills_up_is_exit_2_not_a_silently_cut_file(tmp_path: Path) -> None:
+    import resource
+    import subprocess
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
+
+    args = ["recommend", "--example", "r1-text-image-research-to-production", "--probes", "none"]
+    with open(tmp_path / "r.json", "wb") as out:
+        done = subprocess.run(
+            [sys.executable, "-m", "advisor", *args, "--format", "json"],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            preexec_fn=small_files,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+            timeout=120,
+            check=False,
+        )
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert err.strip().splitlines() == [
+        "advisor: error: stdout: cannot write to standard output: File too large"
+    ]
+
+
+def test_a_choice_number_of_thousands_of_digits_is_an_answer_error() -> None:
+    from advisor.questionnaire import AnswerError, load_questions
+
+    questions = {q.path: q for q in load_questions().questions}
+    with pytest.raises(AnswerError, match="is not a choice"):
+        questions["purpose"].parse("5" * 5000)
+    with pytest.raises(AnswerError, match="is not a choice"):
+        questions["domains"].parse("1-" + "9" * 5000)
+    assert questions["domains"].parse("1-2") == ["vision", "nlp"]
+
+
+def test_a_revision_drops_the_answers_its_changes_hid() -> None:
+    from advisor.model.profile import Profile
+    from advisor.model.said import said_paths
+    from advisor.questionnaire import load_questions
+    from advisor.questionnaire.session import Session
+
+    qs = load_questions()
+    base = Profile.model_validate(
+        {
+            "deployment": {"targets": ["server"], "serving": "online_api"},
+            "hardware": {"training": ["nvidia_gpu"]},
+            "training": {"accelerators": 64, "nodes": 8},
+        }
+    )
+    session = Session(qs, qs.base(base), None, revising=True)  # type: ignore[arg-type]
+    session.said = said_paths(base)
+    session.answers = {"deployment.targets": ["mobile"], "hardware.training": ["cpu"]}
+    said = said_paths(session.profile())
+    assert "deployment.serving" not in said and "training.accelerators" not in said
+    assert "training.nodes" not in said
+    session.answers = {}  # nothing changed: everything the profile said stays
+    assert said_paths(base) <= said_paths(session.profile())
+
+
+def test_the_command_to_reproduce_a_report_keeps_as_of_and_seed() -> None:
+    from advisor.decide.engine import decide
+    from advisor.decide.rules import load_ruleset
+    from advisor.io.profiles import load_profile
+    from advisor.report.verdict import source
+
+    path = (
+        Path(__file__).resolve().parent.parent
+        / "examples"
+        / "r1-text-image-research-to-production.yaml"
+    )
+    decision = decide(load_profile(path), None, load_ruleset().at("2020-01"), seed=7)
+    command = source(str(path), "none", (), decision)["command"]
+    assert command.endswith("--as-of 2020-01 --seed 7 --probes none")

@@ -58,7 +58,7 @@ class GuardedStdout:
         self.stream = stream
 
     def write(self, text: Any) -> int:  # str, or bytes when this guards a buffer
-        return self._guard(lambda stream: stream.write(text))
+        return self._guard(lambda stream: _write_all(stream, text))
 
     def flush(self) -> None:
         if self.stream is not None:
@@ -99,6 +99,27 @@ class GuardedStdout:
         if self.stream is None:
             raise AttributeError(name)
         return getattr(self.stream, name)
+
+
+def _write_all(stream: Any, data: str | bytes) -> int:
+    """Write all of ``data`` or raise. On a full disk or over a file-size limit the kernel
+    takes part of a write, and Python's buffered stream can drop the rest without an error
+    (exit 0, a cut JSON file): so the bytes go to the descriptor here, in a loop, until all
+    are out, and a failed write raises (ENOSPC, EFBIG). Not a file (a test's StringIO), or
+    not POSIX (newline translation): the stream's own write."""
+    try:
+        fd = stream.fileno() if os.name == "posix" else None
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    if fd is None:
+        return int(stream.write(data))
+    stream.flush()  # what was buffered before goes first
+    if isinstance(data, str):
+        data = data.encode(stream.encoding or "utf-8", stream.errors or "strict")
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    return len(data)
 
 
 class QuietStderr:

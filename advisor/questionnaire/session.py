@@ -137,16 +137,22 @@ class Session:
                 continue
             self.term.say(f"  Invalid answer: type y, n or a number from 1 to {len(relevant)}")
 
-    def profile(self) -> Profile:
-        """The profile these answers produce: the questions asked, plus what a revised
-        profile said. A question that was not asked leaves its field unsaid (a default is
-        not an answer)."""
+    def profile(self, *, asked: bool = True) -> Profile:
+        """The profile these answers produce: the questions asked (``asked``: a person saw
+        them), plus what a revised profile said. A question nobody saw leaves its field
+        as the revised profile had it, or unsaid (a default is not an answer)."""
         relevant, context = self.qs.walk(self.answers, self.base)
         values = {path: get_path(self.base, path) for path in self.said}
-        for index in relevant:
+        if asked:  # an answer whose question the new answers hid is dropped, not kept unseen
+            for path in self._paths(self.qs.walk({}, self.base)[0]) - self._paths(relevant):
+                values.pop(path, None)
+        for index in relevant if asked else ():
             path = self.qs.questions[index].path
             values[path] = context[path]
         return profile_from_paths(values)
+
+    def _paths(self, indices: list[int]) -> set[str]:
+        return {self.qs.questions[i].path for i in indices}
 
 
 def run_questionnaire(
@@ -160,8 +166,10 @@ def run_questionnaire(
     """Ask the questions and return the resulting profile.
 
     ``base`` is a profile being revised: its values become the defaults. With
-    ``defaults`` nothing is asked and every applicable question takes its default; a
-    question without one is an InputError.
+    ``defaults`` nothing is asked: every applicable question must have a default that
+    passes its checks (else an InputError). Without ``base`` the profile takes every
+    default as its answer (a starter profile, ``ask --defaults``); with one it is ``base``
+    as it was, its unsaid answers still unsaid (``ask --from P --defaults`` replays P).
     """
     qs = questions or load_questions()
     session = Session(qs, qs.base(base), terminal or Terminal(), revising=base is not None)
@@ -186,7 +194,7 @@ def run_questionnaire(
                 raise InputError(
                     message, path=qs.source, line=question.line, field=question.path
                 ) from None
-        return session.profile()
+        return session.profile(asked=base is None)
     relevant, _ = qs.walk({}, session.base)
     term = session.term
     intro = "Revising the profile: its answers are the defaults. " if base is not None else ""

@@ -24,6 +24,7 @@ from advisor.decide.conditions import (
     set_path,
 )
 from advisor.model.profile import Profile, field_bounds, model_field  # noqa: F401 (re-exported)
+from advisor.model.terminal_text import clip
 
 QUESTIONS_FILE = Path(__file__).resolve().with_name("questions.yaml")
 
@@ -32,8 +33,9 @@ NONE_WORDS = ("none", "-")
 # --------------------------------------------------------------------------- errors
 
 
-# str.isdigit() accepts '²' and other digits int() refuses: match ASCII digits only.
-ASCII_NUMBER = re.compile(r"[0-9]+")
+# str.isdigit() accepts '²' and other digits int() refuses: match ASCII digits only, and
+# at most nine (int() refuses over 4,300 digits; no list is that long anyway).
+ASCII_NUMBER = re.compile(r"[0-9]{1,9}")
 
 
 class AnswerError(ValueError):
@@ -156,7 +158,7 @@ class Question:
     def _pick(self, token: str) -> str:
         values = self._values()
         if self.kind == "choice" and re.search(r"[,\s]", token):
-            raise AnswerError(f"'{token}': pick just one choice (1 to {len(values)})")
+            raise AnswerError(f"'{clip(token)}': pick just one choice (1 to {len(values)})")
         if ASCII_NUMBER.fullmatch(token):
             number = int(token)
             if 1 <= number <= len(values):
@@ -168,7 +170,7 @@ class Question:
         hint = difflib.get_close_matches(token.lower(), values, n=1)
         suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
         raise AnswerError(
-            f"'{token}' is not a choice{suggestion} (pick a number from 1 to {len(values)} "
+            f"'{clip(token)}' is not a choice{suggestion} (pick a number from 1 to {len(values)} "
             f"or one of: {', '.join(values)})"
         )
 
@@ -178,11 +180,11 @@ class Question:
             return []
         chosen: set[str] = set()
         for token in filter(None, re.split(r"[,\s]+", text)):
-            span = re.fullmatch(r"([0-9]+)-([0-9]+)", token)
+            span = re.fullmatch(r"([0-9]{1,9})-([0-9]{1,9})", token)
             if span:
                 first, last = int(span.group(1)), int(span.group(2))
                 if not 1 <= first <= last <= len(values):
-                    raise AnswerError(f"'{token}' is not a range within 1 to {len(values)}")
+                    raise AnswerError(f"'{clip(token)}' is not a range within 1 to {len(values)}")
                 chosen.update(values[first - 1 : last])
             else:
                 chosen.add(self._pick(token))

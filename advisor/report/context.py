@@ -46,7 +46,7 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
     """Everything the report says, section by section, as plain data."""
     rec = inp.decision.recommendation
     return {
-        "source": verdict.source(inp.profile_path, inp.probe_level, inp.rule_dirs),
+        "source": verdict.source(inp.profile_path, inp.probe_level, inp.rule_dirs, inp.decision),
         "verdict": verdict.verdict(inp.decision),
         "standing": verdict.standing(inp.decision),
         "why": why.why(inp.decision),

@@ -12,8 +12,14 @@ from advisor.report.labels import name, ordinal
 from advisor.report.text import fmt_num, fmt_pct
 
 
-def source(path: str | None, level: str, rule_dirs: tuple[str, ...] = ()) -> dict[str, str]:
-    """Where the profile came from, and the command that reproduces this report."""
+def source(
+    path: str | None,
+    level: str,
+    rule_dirs: tuple[str, ...] = (),
+    decision: Decision | None = None,
+) -> dict[str, str]:
+    """Where the profile came from, and the command that reproduces this report (with the
+    options that change it: the rule packs, a point-in-time month and a seed other than 0)."""
     example = _example_name(path)
     if example:
         label = f"bundled example '{example}'"
@@ -28,6 +34,10 @@ def source(path: str | None, level: str, rule_dirs: tuple[str, ...] = ()) -> dic
         origin = "your answers to the questionnaire"
         command = "advisor ask -o profile.yaml && advisor recommend profile.yaml"
     command += "".join(f" --rules {shlex.quote(d)}" for d in rule_dirs)
+    if decision is not None and decision.ruleset.point_in_time and decision.ruleset.as_of:
+        command += f" --as-of {shlex.quote(decision.ruleset.as_of)}"
+    if decision is not None and decision.sensitivity and decision.sensitivity.seed != 0:
+        command += f" --seed {decision.sensitivity.seed}"
     return {
         "label": label,
         "origin": origin,
