@@ -149,8 +149,8 @@ class Deployment(Section):
         0,
         ge=0,
         le=1e7,
-        description="Memory for the model on the smallest target device, in MB (0.25 for a "
-        "256 KB microcontroller); 0 means no particular limit.",
+        description="Memory for the model on the smallest target device, in MB (256KB, or 0.256, "
+        "for a 256 KB microcontroller; KB is 1,000 bytes, KiB 1,024); 0 means no particular limit.",
     )
     open_weights: StrictBool = Field(
         False,
