@@ -219,3 +219,30 @@ def test_the_command_to_reproduce_a_report_keeps_as_of_and_seed() -> None:
     decision = decide(load_profile(path), None, load_ruleset().at("2020-01"), seed=7)
     command = source(str(path), "none", (), decision)["command"]
     assert command.endswith("--as-of 2020-01 --seed 7 --probes none")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="O_NONBLOCK pipes are POSIX")
+def test_a_non_blocking_stdout_whose_reader_is_slow_gets_every_byte() -> None:
+    import fcntl
+    import json
+    import subprocess
+    import time
+
+    read_end, write_end = os.pipe()
+    flags = fcntl.fcntl(write_end, fcntl.F_GETFL)
+    fcntl.fcntl(write_end, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+    args = ["recommend", "--example", "r1-text-image-research-to-production", "--probes", "none"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "advisor", *args, "--format", "json"],
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
+    os.close(write_end)
+    time.sleep(3)  # the report (~95 KB) outgrows the pipe (64 KB) while nobody reads
+    data = b""
+    while chunk := os.read(read_end, 1 << 16):
+        data += chunk
+    os.close(read_end)
+    assert child.wait(timeout=120) == 0, child.stderr.read().decode() if child.stderr else ""
+    assert len(data) > 1 << 16 and json.loads(data)["recommendation"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -105,7 +106,8 @@ def _write_all(stream: Any, data: str | bytes) -> int:
     """Write all of ``data`` or raise. On a full disk or over a file-size limit the kernel
     takes part of a write, and Python's buffered stream can drop the rest without an error
     (exit 0, a cut JSON file): so the bytes go to the descriptor here, in a loop, until all
-    are out, and a failed write raises (ENOSPC, EFBIG). Not a file (a test's StringIO), or
+    are out, and a failed write raises (ENOSPC, EFBIG); a non-blocking descriptor that is
+    full is waited on. Not a file (a test's StringIO), or
     not POSIX (newline translation): the stream's own write."""
     try:
         fd = stream.fileno() if os.name == "posix" else None
@@ -118,7 +120,10 @@ def _write_all(stream: Any, data: str | bytes) -> int:
         data = data.encode(stream.encoding or "utf-8", stream.errors or "strict")
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view) :]
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:  # a non-blocking pipe whose reader is slow: wait, not fail
+            select.select([], [fd], [])
     return len(data)
 
 
