@@ -74,20 +74,29 @@ def user_packs(core: Path, extra: list[Path]) -> list[Path]:
         if path_kind(directory) == "dir" and directory.resolve() == core.resolve():
             continue
         check_user_pack(directory)
-        _check_pack_size(directory)
+        _check_pack_bounds(directory)
         out.append(directory)
     return out
 
 
 MAX_PACK_BYTES = 5 * 1024 * 1024  # a user pack's files together: one file's own limit
+MAX_PACK_FILES = 1000  # rule files in one user pack (the bundled pack has 13)
 
 
-def _check_pack_size(directory: Path) -> None:
-    """Refuse a user pack whose files hold more than ``MAX_PACK_BYTES`` before any is
-    parsed: each file is bounded alone, but parsing keeps every file in memory (about 50
-    times its size) until the pack is checked."""
+def _check_pack_bounds(directory: Path) -> None:
+    """Refuse a user pack of more than ``MAX_PACK_FILES`` rule files, or whose files hold
+    more than ``MAX_PACK_BYTES``, before any is parsed: each file is bounded alone, but
+    parsing keeps every file in memory (about 50 times its size) until the pack is
+    checked, and each file costs time and memory of its own however small it is."""
     if path_kind(directory) != "dir":
         return  # one file: the bounded reader's own limit applies
+    count = len(rule_files(directory))
+    if count > MAX_PACK_FILES:
+        raise InputError(
+            f"the rule pack holds {count:,} rule files, over the {MAX_PACK_FILES:,} a pack "
+            "may have; merge them",
+            path=str(directory),
+        )
     total = 0
     for path in files_read(directory):
         try:

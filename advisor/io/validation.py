@@ -52,11 +52,18 @@ def _message(error: ErrorDetails, title: str, loc: tuple[Any, ...]) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         hint, valid = suggest_key(title, loc)
+        key = loc[-1] if loc else ""
+        # a message shows whitespace as one space and trims it at the ends: say it is there
+        unknown = (
+            "unknown key (its name starts or ends with a space or line break)"
+            if isinstance(key, str) and key != key.strip()
+            else "unknown key"
+        )
         if hint:
-            return f"unknown key; did you mean '{hint}'?"
+            return f"{unknown}; did you mean '{hint}'?"
         if valid and len(valid) <= 8:
-            return "unknown key; valid keys: " + ", ".join(valid)
-        return "unknown key"
+            return f"{unknown}; valid keys: " + ", ".join(valid)
+        return unknown
     if kind == "enum":
         expected = error.get("ctx", {}).get("expected", "")
         value = error.get("input")

@@ -100,31 +100,44 @@ def cache_path(key: Mapping[str, Any], directory: Path | None = None) -> Path:
     return (directory or cache_dir()) / f"probes-{key['level']}-{fingerprint(key)[:20]}.json"
 
 
+_UNREAD = object()
+
+
+def read_private_json(path: Path) -> Any:
+    """The JSON in ``path`` if it is a private regular file of at most MAX_BYTES (owned by
+    this user, not writable by others); ``_UNREAD`` otherwise, or when it is unreadable,
+    corrupted or absurdly nested. Opened without following a link and without blocking,
+    so a FIFO put in the folder is refused, not waited on."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return _UNREAD
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            return _UNREAD
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            return _UNREAD
+        if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return _UNREAD
+        with os.fdopen(fd, "rb") as handle:
+            fd = -1
+            return json.loads(handle.read(MAX_BYTES + 1).decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return _UNREAD  # unreadable, corrupted or absurdly nested: rebuilt
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
 def load(path: Path, key: Mapping[str, Any]) -> tuple[dict[str, Any], str] | None:
     """(run, created) from a trustworthy cache file for ``key``; None otherwise."""
     if trust.untrusted(path.parent, directory=True):
         return None  # a shared or foreign folder: nothing in it is used
-    try:
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(path, flags)
-    except OSError:
+    data = read_private_json(path)
+    if data is _UNREAD:
         return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
-            return None
-        if hasattr(os, "getuid") and info.st_uid != os.getuid():
-            return None
-        if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-            return None
-        with os.fdopen(fd, "rb") as handle:
-            fd = -1
-            data = json.loads(handle.read().decode("utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-        return None  # unreadable, corrupted or absurdly nested: rebuilt
-    finally:
-        if fd >= 0:
-            os.close(fd)
     if not _valid(data, key) or not trust.valid_run(data.get("run"), data.get("created")):
         return None
     try:  # read back through the records a live run is built from: a live run's every key

@@ -89,10 +89,7 @@ def _is_warm(inductor_dir: Path) -> bool:
     marker = cache.cache_dir() / COMPILE_MARKER
     if not _private(marker, directory=False) or not _private(inductor_dir):
         return False
-    try:
-        data = json.loads(marker.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
+    data = cache.read_private_json(marker)  # at most 1 MB, no FIFO, no deep nesting
     return (
         isinstance(data, dict)
         and data.get("torch") == framework_version("pytorch")
@@ -150,10 +147,7 @@ def _warm_workloads() -> list[str]:
     marker = cache.cache_dir() / WORKLOAD_MARKER
     if not _private(marker.parent) or not _private(marker, directory=False):
         return []
-    try:
-        data = json.loads(marker.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
+    data = cache.read_private_json(marker)  # at most 1 MB, no FIFO, no deep nesting
     return [str(k) for k in data] if isinstance(data, list) else []
 
 
