@@ -84,9 +84,11 @@ def changes(decision: Decision) -> dict[str, Any]:
     ]
     by_fw.sort(key=lambda r: FRAMEWORKS.index(r["framework"]))
     win = sens.win_probability
+    ordered = sorted(win.items(), key=lambda item: (-item[1], FRAMEWORKS.index(item[0])))
+    percents = _percents_summing_to_100([p for _, p in ordered])
     wins = [
-        {"framework": fw, "name": name(fw), "p": p, "percent": round(p * 100, 1)}
-        for fw, p in sorted(win.items(), key=lambda item: (-item[1], FRAMEWORKS.index(item[0])))
+        {"framework": fw, "name": name(fw), "p": p, "percent": pct}
+        for (fw, p), pct in zip(ordered, percents, strict=True)
     ]
     return {
         "available": True,
@@ -139,3 +141,15 @@ def _ruled_out(count: int, clash: str, *, shown: bool) -> str | None:
         f"{count} {other}single changes would {also}flip the verdict but are not offered: "
         f"each would make the answers {clash} {where}."
     )
+
+
+def _percents_summing_to_100(shares: list[float]) -> list[float]:
+    """Shares (summing to 1) as percentages to one decimal that add up to exactly 100
+    (largest remainder), so a chart never shows 99.7 + 0.4."""
+    tenths = [share * 1000 for share in shares]
+    floors = [int(t) for t in tenths]
+    missing = round(sum(tenths)) - sum(floors)
+    by_remainder = sorted(range(len(tenths)), key=lambda i: floors[i] - tenths[i])
+    for i in by_remainder[: max(missing, 0)]:
+        floors[i] += 1
+    return [f / 10 for f in floors]

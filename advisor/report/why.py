@@ -35,8 +35,8 @@ def why(decision: Decision) -> dict[str, Any]:
     for rule in decision.rules:
         for fw, reason in rule.veto.items():
             vetoes.append({"framework": fw, "name": name(fw), "rule": rule.id, "reason": reason})
-        if not rule.weighted and not rule.decisive:
-            continue
+        if not any(rule.weighted.values()) and not rule.decisive:
+            continue  # a veto only, or a criterion its priority switched off (weight 0)
         evidence = [
             {
                 **ev.model_dump(mode="json"),
