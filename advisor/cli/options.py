@@ -39,6 +39,14 @@ class AdvisorGroup(click.Group):
             result = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except InputError as exc:  # raised outside a command's invoke (rare)
             fail(exc)
+        except UnicodeError as exc:  # a stream click wrapped itself: PYTHONIOENCODING=undefined
+            fail(
+                InputError(
+                    f"standard output's encoding cannot hold the output ({clip(exc)}); use "
+                    "-o FILE (always UTF-8) or set PYTHONIOENCODING=utf-8",
+                    field="stdout",
+                )
+            )
         except click.UsageError as exc:  # one line, arguments made inert, like InputError
             command = exc.ctx.command_path if exc.ctx else "advisor"
             message = _QUOTED.sub(_clip_quoted, exc.format_message())

@@ -175,5 +175,18 @@ def named_html(name: str) -> bool:
     t.html.j2.txt): such a template is almost surely HTML, and its data must be escaped so.
     Suffixes are compared as Windows opens them: trailing dots and spaces stripped, and an
     NTFS stream name cut off ('r.html::$DATA' is r.html)."""
-    suffixes = os.path.basename(name).lower().split(".")[1:]
-    return bool(_HTML_SUFFIXES & {part.split(":")[0].rstrip(" .") for part in suffixes})
+    return bool(_HTML_SUFFIXES & set(_suffixes(name)))
+
+
+def named_json(name: str) -> bool:
+    """Whether the file's last suffix, read as Windows opens it (see named_html), is .json:
+    'r.json', 'r.JSON', 'r.json.', 'r.json ' and 'r.json::$DATA' all are."""
+    suffixes = _suffixes(name)
+    return bool(suffixes) and suffixes[-1] == "json"
+
+
+def _suffixes(name: str) -> list[str]:
+    """The name's suffixes, lower case, with trailing dots and spaces stripped and an NTFS
+    stream name cut off."""
+    base = os.path.basename(name).lower().split(":")[0].rstrip(" .")
+    return [part.rstrip(" .") for part in base.split(".")[1:]]

@@ -83,7 +83,7 @@ def _format_for(fmt: str, output: str | None) -> str:
     """JSON for an output file named .json when --format was not given; an output file
     named as HTML is refused (this report is Markdown or JSON, and Markdown's escapes do
     not make text inert in a browser)."""
-    from advisor.cli.output import named_html
+    from advisor.cli.output import named_html, named_json
     from advisor.model.errors import InputError
 
     if output and named_html(output) and fmt != "json":
@@ -93,6 +93,6 @@ def _format_for(fmt: str, output: str | None) -> str:
             field="--output",
         )
     source = click.get_current_context().get_parameter_source("fmt")
-    if source == click.core.ParameterSource.DEFAULT and output and output.lower().endswith(".json"):
+    if source == click.core.ParameterSource.DEFAULT and output and named_json(output):
         return "json"
     return fmt

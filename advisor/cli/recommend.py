@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from advisor.cli.options import FORMATS, PROBE_LEVELS, progress, python_option
-from advisor.cli.output import emit, interpreter_paths, named_html
+from advisor.cli.output import emit, interpreter_paths, named_html, named_json
 from advisor.model.errors import InputError
 
 
@@ -164,7 +164,7 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
     """When --format was not given: HTML if the custom template (or the output file) is
     named as HTML, so its report data is escaped for HTML, not Markdown; JSON for an
     output file named .json. An explicit --format always wins."""
-    if template and output and str(output).lower().endswith(".json"):
+    if template and output and named_json(str(output)):
         raise InputError(
             "--template renders Markdown or HTML, so its output cannot be named .json",
             field="--output",
@@ -174,6 +174,6 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
         return fmt
     if any(named_html(str(name)) for name in (template, output) if name):
         return "html"
-    if not template and output and str(output).lower().endswith(".json"):
+    if not template and output and named_json(str(output)):
         return "json"
     return fmt

@@ -79,12 +79,20 @@ class Project(Section):
     )
 
 
+def _number_or_text(schema: dict[str, Any]) -> None:
+    """JSON Schema for a number that a profile may also write as text with a unit ('7B',
+    '256KB'): the number keeps its bounds, the text is checked when the profile is read."""
+    number = {k: schema.pop(k) for k in ("type", "minimum", "maximum") if k in schema}
+    schema["anyOf"] = [number, {"type": "string", "maxLength": 64}]
+
+
 class ModelScale(Section):
     parameters: float = Field(
         1e8,
         ge=1,
         le=1e14,
         description="Largest model you expect to train, in parameters (e.g. 350M, 7B, 1.5e11).",
+        json_schema_extra=_number_or_text,
     )
 
     _count = field_validator("parameters", mode="before")(parse_count)
@@ -151,6 +159,7 @@ class Deployment(Section):
         le=1e7,
         description="Memory for the model on the smallest target device, in MB (256KB, or 0.256, "
         "for a 256 KB microcontroller; KB is 1,000 bytes, KiB 1,024); 0 means no particular limit.",
+        json_schema_extra=_number_or_text,
     )
     open_weights: StrictBool = Field(
         False,

@@ -32,6 +32,7 @@ from markupsafe import Markup
 
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.errors import InputError
+from advisor.model.terminal_text import clip
 from advisor.report.brace_shield import (
     inert_data,
     rewrap_filter,
@@ -298,6 +299,8 @@ def render_in_sandbox(
         ) from None
     except RecursionError:
         raise InputError("template nests too deeply to read", path=name) from None
+    except (ValueError, OverflowError, MemoryError) as exc:  # e.g. a 5,000-digit number
+        raise InputError(f"template cannot be read: {clip(exc)}", path=name) from None
     for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)):
         raise InputError(
             "a custom template cannot extend, include or import other templates; "
@@ -314,6 +317,12 @@ def render_in_sandbox(
         ) from None
     except RecursionError:
         raise InputError("template nests too deeply to compile", path=name) from None
+    except (SyntaxError, ValueError, OverflowError, MemoryError) as exc:
+        # Python's own compiler limits (20 nested loops, 100 indented blocks)
+        reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+        raise InputError(
+            f"template cannot be compiled: {clip(reason)} (nest fewer blocks)", path=name
+        ) from None
     if parse_only:
         return ""
     try:

@@ -287,12 +287,21 @@ def clean_env(event: dict[str, Any]) -> dict[str, Any]:
         if key in env and env[key] is not None and not isinstance(env[key], (str, dict)):
             env.pop(key)
     devices = env.get("devices", [])
-    if not isinstance(devices, list) or not all(isinstance(d, dict) for d in devices):
+    if not isinstance(devices, list) or not all(_device(d) for d in devices):
         env["devices"] = []
-    threads = env.get("threads", {})
-    if isinstance(threads, bool) or not isinstance(threads, (dict, int)):
-        env.pop("threads")
+    if "threads" in env and not isinstance(env["threads"], dict):
+        env.pop("threads")  # a real worker reports a mapping (intra_op, inter_op, ...)
     return env
+
+
+def _device(entry: Any) -> bool:
+    """A device as a real worker reports it: a kind and a name (texts), an index if any."""
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("kind"), str)
+        and isinstance(entry.get("name"), str)
+        and (entry.get("index") is None or _number(entry.get("index")))
+    )
 
 
 def valid_result(result: Any) -> bool:
