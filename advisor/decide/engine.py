@@ -110,13 +110,14 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     fired = [_fired(rule, weights, context, ruleset) for rule in ev.fired]
     fired.sort(key=lambda r: (-r.impact, r.id))
     answered = substantive(scored.said)
-    # too thin: nothing fired, or a few answers and none of them a decisive fact
+    firm, assumed = firm_support(ev, ruleset, context)  # context: what the profile said
+    # too thin: nothing fired, or a few answers and no decisive fact that rests on them (one
+    # that holds only through an unsaid answer, read at its default, rests on none)
     few = len(answered) < ruleset.meta.decision.thin_profile_answers
-    thin = not ev.fired or (few and not any(ev.decisive.values()))
+    thin = not ev.fired or (few and not any(firm.values()))
     conflict = decisive_conflict(ev.favoured)
     full_context = build_context(scored.profile, scored.facts)  # stack and install choices
     clashes = inconsistencies(ruleset.checks, scored.context)
-    firm, assumed = firm_support(ev, ruleset, context)  # context: what the profile said
     recommendation = _recommendation(
         ranking,
         ev,

@@ -28,9 +28,18 @@ def explain_no_fit(
     base = SaidContext(profile, facts)
     best: dict[str, tuple[float, str, Any, Any]] = {}
     ruled_out = 0
+    # the bundled rules veto on answers only, but a user pack's veto may read a priority
+    read = {
+        f
+        for reasons in vetoes.values()
+        for reason in reasons
+        if (rule := ruleset.get(reason.split(":", 1)[0])) and rule.condition
+        for f in rule.condition.fields()
+    }
+    priorities_veto = any(f.startswith("priorities.") for f in read)
     for path, old, new, _kind, cost in candidate_changes(base, ruleset):
-        if path.startswith("priorities."):
-            continue  # priorities move scores, never vetoes
+        if path.startswith("priorities.") and not priorities_veto:
+            continue  # priorities move scores here, never vetoes
         context, priorities = base.changed(path, new)
         result = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
         if base.clashes(ruleset.checks, context):

@@ -68,11 +68,16 @@ def check_user_pack(directory: Path) -> None:
 
 def user_packs(core: Path, extra: list[Path]) -> list[Path]:
     """The user packs to load: each checked (check_user_pack); the bundled pack named
-    again (``--rules rules/``) is already loaded, so it is left out, not refused."""
+    again (``--rules rules/``) is already loaded, so it is left out, not refused, and a
+    pack named twice is loaded once."""
     out = []
+    seen: set[Path] = set()
     for directory in extra:
         if path_kind(directory) == "dir" and directory.resolve() == core.resolve():
             continue
+        if directory.resolve() in seen:  # the same pack named twice is loaded once
+            continue
+        seen.add(directory.resolve())
         check_user_pack(directory)
         _check_pack_bounds(directory)
         out.append(directory)

@@ -88,10 +88,12 @@ def analyse(
     seed: int = 0,
 ) -> Sensitivity:
     base = SaidContext(profile, facts)
-    flips, tried, ruled_out = find_flips(base, ruleset, current.winner)
+    # when nothing fits, a flip is any change after which something does
+    fits = None if _nothing_fits(current) else current.winner
+    flips, tried, ruled_out = find_flips(base, ruleset, fits)
     decidable = [f for f in flips if f.category != "situation"]
     situational = [f for f in flips if f.category == "situation"]
-    others = [fw for fw in FRAMEWORKS if fw != current.winner]
+    others = [fw for fw in FRAMEWORKS if fw != fits]
     variants = answer_variants(base, ruleset, _protected(ruleset, current))
     win = win_probabilities(ruleset, current, variants, base.priorities, seed=seed)
     return Sensitivity(
@@ -241,15 +243,27 @@ def _thresholds(ruleset: RuleSet) -> dict[str, set[Any]]:
     return out
 
 
-def find_flips(base: SaidContext, ruleset: RuleSet, winner: str) -> tuple[list[Flip], int, int]:
-    """All single changes that change the winner, smallest first; the number of changes
-    tried; and how many flips were ruled out because they contradict other answers."""
+def _nothing_fits(ev: Evaluation) -> bool:
+    """Every framework vetoed: no framework wins, whatever the order says."""
+    return all(ev.vetoes.get(fw) for fw in FRAMEWORKS)
+
+
+def find_flips(
+    base: SaidContext, ruleset: RuleSet, winner: str | None
+) -> tuple[list[Flip], int, int]:
+    """All single changes that change the winner (``winner`` None: nothing fits now, so any
+    change after which a framework fits), smallest first; the number of changes tried; and
+    how many flips were ruled out because they contradict other answers. A change after
+    which every framework is vetoed is no flip: nobody would win."""
     flips: list[Flip] = []
     candidates = candidate_changes(base, ruleset)
     ruled_out = 0
     for path, old, new, category, cost in candidates:
         context, priorities = base.changed(path, new)
-        new_winner = evaluate(ruleset, context, criterion_weights(ruleset, priorities)).winner
+        outcome = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
+        if _nothing_fits(outcome):
+            continue
+        new_winner = outcome.winner
         if new_winner != winner and base.clashes(ruleset.checks, context):
             ruled_out += 1
         elif new_winner != winner:
@@ -389,5 +403,6 @@ def win_probabilities(
             fw: combine(ev.decisive[fw], soft[fw] + rng.gauss(0.0, EFFECT_SD), model)
             for fw in FRAMEWORKS
         }
-        wins[rank_order(raw, ev.vetoes, ev.support)[0]] += 1
+        if not _nothing_fits(ev):  # a sample where every framework is vetoed: no one wins
+            wins[rank_order(raw, ev.vetoes, ev.support)[0]] += 1
     return {fw: round(wins[fw] / SAMPLES, 4) for fw in FRAMEWORKS}

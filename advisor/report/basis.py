@@ -90,11 +90,25 @@ def _decisive(decision: Decision) -> list[str]:
         if (ids := decision.decisive_facts.get(fw))
     ]
     if decision.decisive_conflict:
-        lines.append(
-            "These decisive facts pull different ways, so the soft preferences decide between "
-            "them and the confidence is capped at medium."
-        )
+        lines.append(_conflict_sentence(decision))
     return lines
+
+
+def _conflict_sentence(decision: Decision) -> str:
+    """Say what settled decisive facts that pull different ways: more of them on one side,
+    or, when the leaders hold as many, the soft preferences."""
+    rec = decision.recommendation
+    units = {e.framework: e.decisive for e in decision.ranking if not e.vetoed}
+    if rec.framework and rec.runner_up and units[rec.framework] > units[rec.runner_up]:
+        return (
+            f"These decisive facts pull different ways; {rec.name} has more of them "
+            f"({units[rec.framework]:g} against {units[rec.runner_up]:g} for "
+            f"{name(rec.runner_up)}), so it leads, and the confidence is capped at medium."
+        )
+    return (
+        "These decisive facts pull different ways, so the soft preferences decide between "
+        "them and the confidence is capped at medium."
+    )
 
 
 def _routes(rules: list[FiredRule]) -> list[dict[str, Any]]:

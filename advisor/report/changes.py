@@ -67,7 +67,7 @@ def changes(decision: Decision) -> dict[str, Any]:
     """The smallest flip, one flip per other framework, and the win probabilities."""
     sens = decision.sensitivity
     rec = decision.recommendation
-    if not sens:
+    if not sens or rec.all_vetoed:  # nothing fits: the no-fit section says what would
         return {"available": False}
     smallest = sens.decidable_flip
     situation = sens.situation_flips

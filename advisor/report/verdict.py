@@ -88,9 +88,19 @@ def verdict(decision: Decision) -> str:
             f"{fmt_num(rec.score)} of 100 and wins only on the tie-break "
             f"(confidence: low{odds})."
         )
+    ahead = f"{rec.margin:.1f} points ahead of {name(rec.runner_up)}"
+    units = {e.framework: e.decisive for e in decision.ranking}
+    if rec.margin is not None and rec.margin < 0.05:  # both near 100: the scale saturates
+        ahead = (
+            f"level on the 0-100 scale with {name(rec.runner_up)} but ahead on decisive "
+            f"facts ({units[rec.framework or '']:g} against "
+            f"{units[rec.runner_up]:g})"
+            if units[rec.framework or ""] > units[rec.runner_up]
+            else f"level on the 0-100 scale with {name(rec.runner_up)} but ahead on the "
+            "other answers"
+        )
     return (
-        f"Build on {rec.name}: it scores {fmt_num(rec.score)} of 100, "
-        f"{rec.margin:.1f} points ahead of {name(rec.runner_up)} "
+        f"Build on {rec.name}: it scores {fmt_num(rec.score)} of 100, {ahead} "
         f"(confidence: {rec.confidence}{odds}{capped})."
     )
 
