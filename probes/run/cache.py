@@ -108,27 +108,21 @@ def read_private_json(path: Path) -> Any:
     this user, not writable by others); ``_UNREAD`` otherwise, or when it is unreadable,
     corrupted or absurdly nested. Opened without following a link and without blocking,
     so a FIFO put in the folder is refused, not waited on."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
+    handle = trust.open_regular(path)
+    if handle is None:
         return _UNREAD
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
-            return _UNREAD
-        if hasattr(os, "getuid") and info.st_uid != os.getuid():
-            return _UNREAD
-        if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-            return _UNREAD
-        with os.fdopen(fd, "rb") as handle:
-            fd = -1
+    with handle:
+        try:
+            info = os.fstat(handle.fileno())
+            if info.st_size > MAX_BYTES:
+                return _UNREAD
+            if hasattr(os, "getuid") and info.st_uid != os.getuid():
+                return _UNREAD
+            if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+                return _UNREAD
             return json.loads(handle.read(MAX_BYTES + 1).decode("utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-        return _UNREAD  # unreadable, corrupted or absurdly nested: rebuilt
-    finally:
-        if fd >= 0:
-            os.close(fd)
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+            return _UNREAD  # unreadable, corrupted or absurdly nested: rebuilt
 
 
 def load(path: Path, key: Mapping[str, Any]) -> tuple[dict[str, Any], str] | None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from probes.env.reaper import descendants
-from probes.run import protocol, trust
+from probes.run import trust
 from probes.run.protocol import EventReader
 
 POLL_SECONDS = 0.02
@@ -326,7 +326,7 @@ def kill_tree(proc: subprocess.Popen[bytes]) -> None:
 def output_tail(*paths: Path) -> str:
     """The last few non-empty lines of the child's stderr (or stdout), one line of text."""
     for path in paths:
-        handle = protocol.open_regular(path)  # a worker may have swapped it for a FIFO
+        handle = trust.open_regular(path)  # a worker may have swapped it for a FIFO
         if handle is None:
             continue
         try:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import stat
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
+
+from probes.run.trust import open_regular
 
 
 class EventWriter:
@@ -23,25 +23,6 @@ class EventWriter:
     def emit(self, event: dict[str, Any]) -> None:
         self._handle.write(json.dumps(_clean(event), allow_nan=False) + "\n")
         self._handle.flush()
-
-
-def open_regular(path: str | Path) -> IO[bytes] | None:
-    """``path`` opened for reading if it is a regular file, else None. A worker can write
-    in the folder that holds its events and output: it could swap a file for a link (to
-    /dev/zero), a FIFO or a device, so the parent never follows a link, never blocks in
-    open(), and reads nothing that is not a plain file."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        if stat.S_ISREG(os.fstat(fd).st_mode):
-            return os.fdopen(fd, "rb")
-    except OSError:
-        pass
-    os.close(fd)
-    return None
 
 
 MAX_LINE = 1 << 20  # bytes: a real event is under 100 KB; a longer line is dropped

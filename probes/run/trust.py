@@ -15,7 +15,7 @@ import os
 import stat
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 MAX_NUMBER = 1e18  # any number anywhere in a cached run
 MAX_MEDIAN = 1e15  # a metric's median (GFLOP/s, seconds, ratios...)
@@ -316,3 +316,22 @@ def valid_result(result: Any) -> bool:
         return False
     metrics = result.get("metrics", {})
     return isinstance(metrics, dict) and all(_valid_metric(m) for m in metrics.values())
+
+
+def open_regular(path: str | Path) -> IO[bytes] | None:
+    """``path`` opened for reading if it is a regular file, else None: never through a
+    link, never blocking in open(). A worker can write in the folder that holds its events
+    and output, and anyone in a cache folder: either could swap a file for a link (to
+    /dev/zero), a FIFO or a device."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return os.fdopen(fd, "rb")
+    except OSError:
+        pass
+    os.close(fd)
+    return None
