@@ -22,8 +22,9 @@ def explain_no_fit(
     profile: Profile, facts: Facts, ruleset: RuleSet, vetoes: dict[str, list[str]]
 ) -> NoFit:
     """The reasons (veto texts) and, per framework, the cheapest change that lifts its vetoes."""
+    from advisor.decide.change_text import describe_change
     from advisor.decide.scoring import criterion_weights, evaluate
-    from advisor.decide.sensitivity import SaidContext, _describe, candidate_changes
+    from advisor.decide.sensitivity import SaidContext, candidate_changes
 
     base = SaidContext(profile, facts)
     best: dict[str, tuple[float, str, Any, Any]] = {}
@@ -66,7 +67,7 @@ def explain_no_fit(
         changes.append(
             FitChange(
                 framework=fw,
-                change=_describe(found[1], found[2], found[3]) if found else None,
+                change=describe_change(found[1], found[2], found[3]) if found else None,
                 path=found[1] if found else None,
                 from_value=found[2] if found else None,
                 to_value=found[3] if found else None,

@@ -48,6 +48,11 @@ class Evaluation:
     def winner(self) -> str:
         return self.order()[0]
 
+    @property
+    def nothing_fits(self) -> bool:
+        """Every framework vetoed: no framework wins, whatever the order says."""
+        return all(self.vetoes.get(fw) for fw in FRAMEWORKS)
+
 
 def criterion_weights(ruleset: RuleSet, priorities: dict[str, Any]) -> dict[str, float]:
     """Weight of each criterion from the profile's priorities (pack.yaml mapping)."""

@@ -37,6 +37,7 @@ import typing
 from enum import Enum
 from typing import Any
 
+from advisor.decide.change_text import describe_change
 from advisor.decide.conditions import PROFILE_PATHS, build_context, situation_paths
 from advisor.decide.consistency import Check, contradicts, tripped_ids
 from advisor.decide.measured import machine_context
@@ -89,7 +90,7 @@ def analyse(
 ) -> Sensitivity:
     base = SaidContext(profile, facts)
     # when nothing fits, a flip is any change after which something does
-    fits = None if _nothing_fits(current) else current.winner
+    fits = None if current.nothing_fits else current.winner
     flips, tried, ruled_out = find_flips(base, ruleset, fits)
     decidable = [f for f in flips if f.category != "situation"]
     situational = [f for f in flips if f.category == "situation"]
@@ -243,25 +244,19 @@ def _thresholds(ruleset: RuleSet) -> dict[str, set[Any]]:
     return out
 
 
-def _nothing_fits(ev: Evaluation) -> bool:
-    """Every framework vetoed: no framework wins, whatever the order says."""
-    return all(ev.vetoes.get(fw) for fw in FRAMEWORKS)
-
-
 def find_flips(
     base: SaidContext, ruleset: RuleSet, winner: str | None
 ) -> tuple[list[Flip], int, int]:
-    """All single changes that change the winner (``winner`` None: nothing fits now, so any
-    change after which a framework fits), smallest first; the number of changes tried; and
-    how many flips were ruled out because they contradict other answers. A change after
-    which every framework is vetoed is no flip: nobody would win."""
+    """All single changes that change the winner (None: nothing fits now, so any change
+    after which one fits; never one after which nothing does), smallest first; the number
+    of changes tried; and how many flips contradict other answers (ruled out)."""
     flips: list[Flip] = []
     candidates = candidate_changes(base, ruleset)
     ruled_out = 0
     for path, old, new, category, cost in candidates:
         context, priorities = base.changed(path, new)
         outcome = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
-        if _nothing_fits(outcome):
+        if outcome.nothing_fits:
             continue
         new_winner = outcome.winner
         if new_winner != winner and base.clashes(ruleset.checks, context):
@@ -274,7 +269,7 @@ def find_flips(
                     category=category,
                     from_value=old,
                     to_value=new,
-                    description=_describe(path, old, new),
+                    description=describe_change(path, old, new),
                     cost=cost,
                     new_winner=new_winner,
                     takes_on=category != "priority" and cost == TAKE_ON,
@@ -292,26 +287,6 @@ def _distance(flip: Flip) -> float:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
         return abs(b - a) / (abs(a) + 1.0)
     return 0.0
-
-
-def _describe(path: str, old: Any, new: Any) -> str:
-    if old is None:
-        return f"answer {path}: {_fmt(new)}"
-    if isinstance(old, list) and isinstance(new, list):
-        added = [v for v in new if v not in old]
-        removed = [v for v in old if v not in new]
-        if added:
-            return f"add '{added[0]}' to {path}"
-        return f"remove '{removed[0]}' from {path}"
-    return f"{path}: {_fmt(old)} → {_fmt(new)}"
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(_fmt(v) for v in value) + "]"
-    if isinstance(value, float) and value >= 1e4:
-        return f"{value:.3g}"
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _protected(ruleset: RuleSet, current: Evaluation) -> set[str]:
@@ -403,6 +378,6 @@ def win_probabilities(
             fw: combine(ev.decisive[fw], soft[fw] + rng.gauss(0.0, EFFECT_SD), model)
             for fw in FRAMEWORKS
         }
-        if not _nothing_fits(ev):  # a sample where every framework is vetoed: no one wins
+        if not ev.nothing_fits:  # a sample where every framework is vetoed: no one wins
             wins[rank_order(raw, ev.vetoes, ev.support)[0]] += 1
     return {fw: round(wins[fw] / SAMPLES, 4) for fw in FRAMEWORKS}
