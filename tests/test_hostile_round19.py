@@ -116,3 +116,28 @@ def test_a_pack_named_twice_is_loaded_once(tmp_path: Path) -> None:
     once = load_ruleset(extra_dirs=[pack])
     twice = load_ruleset(extra_dirs=[pack, tmp_path / "pack" / ".." / "pack"])
     assert len(twice.rules) == len(once.rules)
+
+
+def test_evidence_checked_before_its_source_existed_is_refused(tmp_path: Path) -> None:
+    import pytest
+
+    from advisor.model.errors import InputError
+
+    rule = """  - id: PROTO951
+    title: An old check
+    criterion: prototyping
+    when: {field: purpose, eq: research}
+    effects: {pytorch: 1}
+    why: A test rule with an impossible checked date.
+    examples: {fire: [{purpose: research}], ok: [{purpose: production}]}
+"""
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "mine.yaml").write_text(
+        "rules:\n"
+        + rule
+        + "    evidence:\n      - {title: Test source, source: Tester, year: 2024, "
+        + "checked: 0001-01-01, claim: A claim of ten characters.}\n"
+    )
+    with pytest.raises(InputError, match=r"checked \(0001-01-01\) is before the source's year"):
+        load_ruleset(extra_dirs=[pack])

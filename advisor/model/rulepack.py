@@ -63,6 +63,10 @@ class Evidence(Strict):
     def _superseded_has_note(self) -> Evidence:
         if self.status == "superseded" and not self.superseded_by:
             raise ValueError("a superseded claim needs 'superseded_by' saying what replaced it")
+        if self.checked is not None and self.checked.year < self.year:
+            # a claim cannot be compared with a source that did not exist yet; a report
+            # would say "knowledge as of 0001-01-01"
+            raise ValueError(f"checked ({self.checked}) is before the source's year ({self.year})")
         return self
 
 
