@@ -141,3 +141,16 @@ def test_evidence_checked_before_its_source_existed_is_refused(tmp_path: Path) -
     )
     with pytest.raises(InputError, match=r"checked \(0001-01-01\) is before the source's year"):
         load_ruleset(extra_dirs=[pack])
+
+
+def test_a_single_value_option_given_twice_with_different_values_is_refused() -> None:
+    from click.testing import CliRunner
+
+    from advisor.cli.main import main as cli
+
+    runner = CliRunner()
+    base = ["recommend", "--example", "student-starter", "--probes", "none"]
+    twice = runner.invoke(cli, [*base, "--as-of", "2019-01", "--as-of=2026-11"])
+    assert twice.exit_code == 2 and "--as-of is given twice" in twice.output
+    same = runner.invoke(cli, [*base, "--seed", "1", "--seed", "1"])
+    assert same.exit_code == 0, same.output

@@ -68,6 +68,14 @@ class AdvisorGroup(click.Group):
         except BrokenPipeError:
             reader_gone()
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:
+            _refuse_repeats(command, rest)
+        return name, command, rest
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -117,3 +125,33 @@ def fail(exc: InputError) -> NoReturn:
 def progress(message: str) -> None:
     """A progress line on stderr, so stdout holds only the report."""
     click.echo(f"advisor: {inert(message)}", err=True)
+
+
+def _refuse_repeats(command: click.Command, args: list[str]) -> None:
+    """An option that takes one value, given twice with different values, is a usage
+    error: click would keep the last without a word (``--as-of 2019-01 --as-of 2026-11``
+    answering for today)."""
+    single = {
+        opt: param.name
+        for param in command.params
+        if isinstance(param, click.Option)
+        and not (param.multiple or param.is_flag or param.count)
+        and param.nargs == 1
+        for opt in param.opts
+    }
+    seen: dict[str | None, tuple[str, str]] = {}
+    tokens = iter(args)
+    for token in tokens:
+        if token == "--":
+            break
+        opt, eq, value = token.partition("=") if token.startswith("--") else (token, "", "")
+        if opt not in single:
+            continue
+        if not eq:
+            value = next(tokens, "")
+        earlier = seen.setdefault(single[opt], (opt, value))
+        if earlier[1] != value:
+            raise click.UsageError(
+                f"{opt} is given twice ({earlier[1]!r}, then {value!r}): give it once",
+                ctx=None,
+            )
