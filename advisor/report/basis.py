@@ -13,6 +13,7 @@ from typing import Any
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Decision, FiredRule, Inconsistency
 from advisor.report.labels import name
+from advisor.report.verdict import decisive_lead
 
 MINUS = "\u2212"
 
@@ -98,12 +99,12 @@ def _conflict_sentence(decision: Decision) -> str:
     """Say what settled decisive facts that pull different ways: more of them on one side,
     or, when the leaders hold as many, the soft preferences."""
     rec = decision.recommendation
-    units = {e.framework: e.decisive for e in decision.ranking if not e.vetoed}
-    if rec.framework and rec.runner_up and units[rec.framework] > units[rec.runner_up]:
+    lead = decisive_lead(decision)
+    if lead:
         return (
             f"These decisive facts pull different ways; {rec.name} has more of them "
-            f"({units[rec.framework]:g} against {units[rec.runner_up]:g} for "
-            f"{name(rec.runner_up)}), so it leads, and the confidence is capped at medium."
+            f"({lead[0]:g} against {lead[1]:g} for {name(rec.runner_up)}), so it leads, "
+            "and the confidence is capped at medium."
         )
     return (
         "These decisive facts pull different ways, so the soft preferences decide between "

@@ -89,15 +89,13 @@ def verdict(decision: Decision) -> str:
             f"(confidence: low{odds})."
         )
     ahead = f"{rec.margin:.1f} points ahead of {name(rec.runner_up)}"
-    units = {e.framework: e.decisive for e in decision.ranking}
+    lead = decisive_lead(decision)
     if rec.margin is not None and rec.margin < 0.05:  # both near 100: the scale saturates
+        level = f"level on the 0-100 scale with {name(rec.runner_up)} but ahead on"
         ahead = (
-            f"level on the 0-100 scale with {name(rec.runner_up)} but ahead on decisive "
-            f"facts ({units[rec.framework or '']:g} against "
-            f"{units[rec.runner_up]:g})"
-            if units[rec.framework or ""] > units[rec.runner_up]
-            else f"level on the 0-100 scale with {name(rec.runner_up)} but ahead on the "
-            "other answers"
+            f"{level} decisive facts ({lead[0]:g} against {lead[1]:g})"
+            if lead
+            else f"{level} the other answers"
         )
     return (
         f"Build on {rec.name}: it scores {fmt_num(rec.score)} of 100, {ahead} "
@@ -148,3 +146,13 @@ def _no_fit_sentence(no_fit: NoFit | None) -> str:
         "No candidate fits this profile: every framework is ruled out by a hard constraint "
         f"({why}); {hint}."
     )
+
+
+def decisive_lead(decision: Decision) -> tuple[float, float] | None:
+    """(winner's, runner-up's) decisive units when the winner holds more of them; None when
+    they hold as many and the soft preferences decided (or there is no runner-up)."""
+    rec = decision.recommendation
+    units = {e.framework: e.decisive for e in decision.ranking}
+    if rec.framework and rec.runner_up and units[rec.framework] > units[rec.runner_up]:
+        return units[rec.framework], units[rec.runner_up]
+    return None
