@@ -168,5 +168,6 @@ def run_pipeline(
         profile_path=profile_path,
         probe_level=probes,
         rule_dirs=tuple(str(d) for d in rule_dirs),
+        python=tuple(python or ()),
     )
     return render_data(data, fmt=fmt, template=template)

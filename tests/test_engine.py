@@ -120,6 +120,26 @@ def test_veto_excludes_whatever_the_score(pack) -> None:
     assert d.sensitivity is not None and d.sensitivity.win_probability["jax"] == 0.0
 
 
+def test_a_lone_survivor_has_no_margin_to_quote(pack) -> None:
+    veto = "\n    veto:\n      jax: vetoed in the test.\n      pytorch: vetoed in the test."
+    core = pack(
+        rule(
+            "DEP001",
+            "deployment",
+            "{field: deployment.targets, contains: microcontroller}",
+            "{jax: 5}",
+            "{deployment: {targets: [microcontroller]}}",
+            "{}",
+            veto,
+        ),
+    )
+    rs = load_ruleset(core=core)
+    d = decide(Profile.model_validate({"deployment": {"targets": ["microcontroller"]}}), None, rs)
+    rec = d.recommendation
+    assert rec.framework == "tensorflow" and rec.runner_up is None
+    assert rec.margin is None  # was 100.0, above the lone survivor's own score
+
+
 def test_ties_are_broken_deterministically_and_reported(pack) -> None:
     core = pack(
         rule(

@@ -221,6 +221,24 @@ def test_the_command_to_reproduce_a_report_keeps_as_of_and_seed() -> None:
     assert command.endswith("--as-of 2020-01 --seed 7 --probes none")
 
 
+def test_the_command_to_reproduce_a_measured_report_keeps_its_interpreters() -> None:
+    from advisor.decide.engine import decide
+    from advisor.decide.rules import load_ruleset
+    from advisor.report.verdict import source
+
+    from advisor.model.profile import Profile
+
+    decision = decide(Profile(), None, load_ruleset())
+    venv = "/srv/my env/bin/python"
+    measured = source("p.yaml", "quick", (), decision, (venv, "/usr/bin/python3"))
+    tail = "--python '/srv/my env/bin/python' --python /usr/bin/python3 --probes quick"
+    assert measured["command"].endswith(tail)
+    assert measured["measure_command"].endswith(tail)
+    unmeasured = source("p.yaml", "none", (), decision, (venv,))
+    assert "--python" not in unmeasured["command"]  # --python without probes is refused
+    assert unmeasured["measure_command"].endswith(f"--python '{venv}' --probes quick")
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="O_NONBLOCK pipes are POSIX")
 def test_a_non_blocking_stdout_whose_reader_is_slow_gets_every_byte() -> None:
     import fcntl

@@ -154,3 +154,17 @@ def test_a_single_value_option_given_twice_with_different_values_is_refused() ->
     assert twice.exit_code == 2 and "--as-of is given twice" in twice.output
     same = runner.invoke(cli, [*base, "--seed", "1", "--seed", "1"])
     assert same.exit_code == 0, same.output
+
+
+def test_a_seed_in_non_ascii_digits_is_a_usage_error() -> None:
+    from click.testing import CliRunner
+
+    from advisor.cli.main import main as cli
+
+    runner = CliRunner()
+    base = ["recommend", "--example", "student-starter", "--probes", "none", "--seed"]
+    for typed in ("١٢", "1_000", "12\u0663"):  # Arabic-Indic digits, an underscore
+        refused = runner.invoke(cli, [*base, typed])
+        assert refused.exit_code == 2 and "ASCII digits" in refused.output, typed
+    kept = runner.invoke(cli, [*base, "-12"])
+    assert kept.exit_code == 0 and "--seed -12 --probes none" in kept.output

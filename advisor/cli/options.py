@@ -27,6 +27,24 @@ FORMATS = ("markdown", "json", "html")
 _QUOTED = re.compile(r"""'((?:[^'\\\n]|\\.){81,})'|"((?:[^"\\\n]|\\.){81,})"|\(([^\n]{81,})\)""")
 
 
+class AsciiInt(click.ParamType):
+    """An integer written in ASCII digits: click's INT also takes '١٢٣' or '1_000', which
+    the report's reproduce command would then print differently from what was typed."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value)
+        if not re.fullmatch(r"[+-]?[0-9]{1,4000}", text):
+            self.fail(f"{text!r} is not an integer in ASCII digits.", param, ctx)
+        return int(text)
+
+
+ASCII_INT = AsciiInt()
+
+
 class AdvisorGroup(click.Group):
     """A click group that turns InputError and usage errors into exit code 2."""
 

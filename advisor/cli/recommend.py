@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from advisor.cli.options import FORMATS, PROBE_LEVELS, progress, python_option
+from advisor.cli.options import ASCII_INT, FORMATS, PROBE_LEVELS, progress, python_option
 from advisor.cli.output import emit, interpreter_paths, named_html, named_json
 from advisor.model.errors import InputError
 
@@ -42,7 +42,13 @@ from advisor.model.errors import InputError
     help="Add a rule pack (a directory of rule YAML files). Repeatable.",
 )
 @click.option("--template", metavar="PATH", help="Render with a custom Jinja template (sandboxed).")
-@click.option("--seed", default=0, show_default=True, help="Seed of the Monte-Carlo sensitivity.")
+@click.option(
+    "--seed",
+    type=ASCII_INT,
+    default=0,
+    show_default=True,
+    help="Seed of the Monte-Carlo sensitivity.",
+)
 @click.option(
     "--as-of",
     "as_of",

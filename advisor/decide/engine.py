@@ -253,7 +253,8 @@ def _recommendation(
     second = ranking[1] if len(ranking) > 1 else None
     all_vetoed = first.vetoed
     runner_up = second if second and not second.vetoed else None
-    margin = round(first.score - runner_up.score, 1) if runner_up else 100.0
+    # no rival standing: the report has no lead to quote (null), the confidence no doubt
+    margin = round(first.score - runner_up.score, 1) if runner_up else None
     tie = bool(
         runner_up and round(ev.raw[first.framework], 9) == round(ev.raw[runner_up.framework], 9)
     )
@@ -273,7 +274,7 @@ def _recommendation(
     win_p = sensitivity.win_probability.get(first.framework) if sensitivity else None
     level, capped = confidence(
         ruleset.meta.decision,
-        margin=margin,
+        margin=100.0 if margin is None else margin,
         win_p=win_p,
         tie=tie,
         all_vetoed=all_vetoed,

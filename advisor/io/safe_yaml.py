@@ -66,6 +66,19 @@ SafeLoader.add_implicit_resolver(
 )
 
 
+def _construct_float(loader: yaml.constructor.SafeConstructor, node: yaml.ScalarNode) -> Any:
+    """A float, except one that underflows (``1.0e-400`` is not 0, which a field may read as
+    'no limit'): that stays the text it is, so its field refuses it at its line."""
+    value = loader.construct_yaml_float(node)
+    mantissa = re.split(r"[eE]", str(node.value), maxsplit=1)[0]
+    if value == 0 and re.search(r"[1-9]", mantissa):
+        return str(node.value)
+    return value
+
+
+SafeLoader.add_constructor(_FLOAT, _construct_float)
+
+
 @dataclass
 class YamlDocument:
     """Parsed YAML data plus the line of each key path (1-based)."""

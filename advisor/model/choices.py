@@ -202,5 +202,9 @@ def parse_megabytes(value: Any) -> Any:
         unit = match.group(3).lower() if match else None
         if not match or unit not in _SIZE_MB:
             raise ValueError("expected a size in MB such as 0.25, 256KB, 512MB or 4GB")
-        return float(match.group(1) + (match.group(2) or "")) * _SIZE_MB[unit]
+        number = match.group(1) + (match.group(2) or "")
+        size = float(number) * _SIZE_MB[unit]
+        if size == 0 and re.search(r"[1-9]", match.group(1)):  # 1e-400 is not 'no limit'
+            raise ValueError(f"{value.strip()} is too small to hold; write 0 for no limit")
+        return size
     return value

@@ -88,7 +88,8 @@ class Sensitivity(BaseModel):
 
 
 class Recommendation(BaseModel):
-    """The verdict; framework, name, score and margin are null when nothing fits."""
+    """The verdict; framework, name, score and margin are null when nothing fits, and
+    margin (points ahead of the runner-up) is null too when only one framework is left."""
 
     framework: str | None
     name: str | None

@@ -40,13 +40,16 @@ class ReportInput:
     profile_path: str | None = None
     probe_level: str = "none"
     rule_dirs: tuple[str, ...] = ()  # the --rules packs the decision used
+    python: tuple[str, ...] = ()  # the --python interpreters the probes ran in
 
 
 def build_report(inp: ReportInput) -> dict[str, Any]:
     """Everything the report says, section by section, as plain data."""
     rec = inp.decision.recommendation
     return {
-        "source": verdict.source(inp.profile_path, inp.probe_level, inp.rule_dirs, inp.decision),
+        "source": verdict.source(
+            inp.profile_path, inp.probe_level, inp.rule_dirs, inp.decision, inp.python
+        ),
         "verdict": verdict.verdict(inp.decision),
         "standing": verdict.standing(inp.decision),
         "why": why.why(inp.decision),

@@ -38,6 +38,7 @@ def report_data(
     probe_level: str = "none",
     today: date | None = None,
     rule_dirs: tuple[str, ...] = (),
+    python: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """The report's content as plain data: the JSON output and the templates' context.
 
@@ -70,6 +71,7 @@ def report_data(
             profile_path=profile_path,
             probe_level=probe_level,
             rule_dirs=rule_dirs,
+            python=python,
         )
     )
     return data

@@ -17,9 +17,11 @@ def source(
     level: str,
     rule_dirs: tuple[str, ...] = (),
     decision: Decision | None = None,
+    python: tuple[str, ...] = (),
 ) -> dict[str, str]:
     """Where the profile came from, and the command that reproduces this report (with the
-    options that change it: the rule packs, a point-in-time month and a seed other than 0)."""
+    options that change it: the rule packs, a point-in-time month, a seed other than 0 and
+    the interpreters the probes ran in)."""
     example = _example_name(path)
     if example:
         label = f"bundled example '{example}'"
@@ -38,11 +40,15 @@ def source(
         command += f" --as-of {shlex.quote(decision.ruleset.as_of)}"
     if decision is not None and decision.sensitivity and decision.sensitivity.seed != 0:
         command += f" --seed {decision.sensitivity.seed}"
+    interpreters = "".join(f" --python {shlex.quote(p)}" for p in python)
+    measure_command = f"{command}{interpreters} --probes quick"
+    if level != "none":  # --python needs probes, so only a measuring command carries it
+        command += interpreters
     return {
         "label": label,
         "origin": origin,
         "command": f"{command} --probes {level}",
-        "measure_command": f"{command} --probes quick",
+        "measure_command": measure_command,
         "probe_level": level,
     }
 
