@@ -42,7 +42,7 @@ PROFILES: dict[str, list[str]] = {
     "escape_in_key.yaml": [":1:", "unknown key", "\\x1b]0;pwned\\x07"],
     "escape_in_enum_value.yaml": [":1:", "purpose", "\\x1b[2J"],
     "bidi_in_key.yaml": [":3:", "team.experience.pytorch\\u202e", "unknown key"],
-    "raw_escape_byte.yaml": ["control characters are not allowed"],
+    "raw_escape_byte.yaml": [":1:", "control characters are not allowed", "U+001B"],
     "c1_csi_in_list.yaml": [":2:", "hardware.training.1", "\\x9b2J"],
     "flood_text.yaml": [":2:", "project.name", "text is too long", "…"],
     "number_as_key.yaml": [":4:", "Keys should be strings"],

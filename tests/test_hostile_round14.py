@@ -224,9 +224,8 @@ def test_the_command_to_reproduce_a_report_keeps_as_of_and_seed() -> None:
 def test_the_command_to_reproduce_a_measured_report_keeps_its_interpreters() -> None:
     from advisor.decide.engine import decide
     from advisor.decide.rules import load_ruleset
-    from advisor.report.verdict import source
-
     from advisor.model.profile import Profile
+    from advisor.report.verdict import source
 
     decision = decide(Profile(), None, load_ruleset())
     venv = "/srv/my env/bin/python"

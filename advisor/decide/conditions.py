@@ -326,7 +326,7 @@ def _parse_operand(info: FieldInfo, op: str, raw: Any) -> Any:
         if not isinstance(raw, list) or not raw:
             raise ConditionError(f"'{op}' needs a non-empty list of values")
         _check_items(raw, op)
-        return tuple(_check_value(info, v, op) for v in raw)
+        return _read_items(info, raw, op)
     if not info.is_list:
         raise ConditionError(
             f"'{op}' needs a list field; '{info.path}' is not a list (use eq or in)"
@@ -336,7 +336,15 @@ def _parse_operand(info: FieldInfo, op: str, raw: Any) -> Any:
     if not isinstance(raw, list) or not raw:
         raise ConditionError(f"'{op}' needs a non-empty list of values")
     _check_items(raw, op)
-    return tuple(_check_value(info, v, op) for v in raw)
+    return _read_items(info, raw, op)
+
+
+def _read_items(info: FieldInfo, raw: list[Any], op: str) -> tuple[Any, ...]:
+    """Each literal as the field reads it, no value twice however it is written
+    ('7B' and 7000000000, '256KB' and 0.256 are one value)."""
+    values = tuple(_check_value(info, v, op) for v in raw)
+    _check_items(list(values), op)
+    return values
 
 
 def _check_items(items: list[Any], op: str, where: str = "when") -> None:

@@ -16,6 +16,7 @@ from advisor.decide.consistency import inconsistencies
 from advisor.decide.dating import knowledge_month
 from advisor.decide.measured import machine_context
 from advisor.decide.no_fit import explain_no_fit
+from advisor.decide.routes import weak_route
 from advisor.decide.rules import Rule, RuleSet
 from advisor.decide.scoring import (
     Evaluation,
@@ -115,7 +116,8 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     # that holds only through an unsaid answer, read at its default, rests on none)
     few = len(answered) < ruleset.meta.decision.thin_profile_answers
     thin = not ev.fired or (few and not any(firm.values()))
-    conflict = decisive_conflict(ev.favoured)
+    # a ruled-out framework's decisive facts oppose nothing the user can still choose
+    conflict = decisive_conflict({fw: v for fw, v in ev.favoured.items() if not ev.vetoes[fw]})
     full_context = build_context(scored.profile, scored.facts)  # stack and install choices
     clashes = inconsistencies(ruleset.checks, scored.context)
     recommendation = _recommendation(
@@ -129,6 +131,7 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
         inconsistent=bool(clashes),
         firm=firm,
         assumed=assumed,
+        weak=weak_route(fired, order[0], ruleset.meta.decision.high_needs_route),
     )
     breakdown = {c.id: dict.fromkeys(FRAMEWORKS, 0.0) for c in ruleset.meta.criteria}
     for rule in fired:
@@ -248,6 +251,7 @@ def _recommendation(
     inconsistent: bool,
     firm: dict[str, float],
     assumed: dict[str, list[str]],
+    weak: str | None,
 ) -> Recommendation:
     first = ranking[0]
     second = ranking[1] if len(ranking) > 1 else None
@@ -285,6 +289,7 @@ def _recommendation(
         # or no rival is left standing
         backed=runner_up is None or firm[first.framework] > runner_up.decisive,
         assumed=tuple(assumed[first.framework]),
+        weak_route=weak,
     )
     info = ruleset.meta.frameworks[first.framework]
     stack = [

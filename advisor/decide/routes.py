@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from advisor.frameworks import FRAMEWORKS
 from advisor.io.safe_yaml import YamlDocument
 from advisor.io.validation import input_error_from_validation
+from advisor.model.decision import FiredRule
 from advisor.model.errors import InputError
 from advisor.model.rulepack import Period
 
@@ -116,3 +117,20 @@ def load_routes(doc: YamlDocument) -> RouteTable:
         return RouteTable.model_validate(doc.data)
     except ValidationError as exc:
         raise input_error_from_validation(exc, doc) from None
+
+
+def weak_route(fired: list[FiredRule], framework: str | None, floor: str | None) -> str | None:
+    """Why a "high" is capped when ``framework``'s best route to a place the model must run
+    (a fired deployment rule's venue) is less mature than ``floor``; None when none is."""
+    if floor is None or framework is None:
+        return None
+    for rule in fired:
+        for choice in rule.routes:
+            if choice.framework == framework and (
+                MATURITY_ORDER.index(choice.maturity) > MATURITY_ORDER.index(floor)
+            ):
+                return (
+                    f"its route for '{rule.title}' ({choice.route}) is only {choice.maturity} "
+                    f"({rule.id})"
+                )
+    return None

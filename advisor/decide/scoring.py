@@ -198,6 +198,7 @@ def confidence(
     inconsistent: bool = False,
     backed: bool = True,
     assumed: tuple[str, ...] = (),
+    weak_route: str | None = None,
 ) -> tuple[str, str | None]:
     """high / medium / low from the win probability, the margin and the profile's depth,
     and, when something capped a "high" at medium, why (else None).
@@ -206,7 +207,9 @@ def confidence(
     each other (``inconsistent``, rules/data/consistency.yaml), or, when the model's
     ``high_needs_decisive`` is set, a verdict that no decisive fact or veto backs
     (``backed`` false: soft preferences alone, or a decisive fact that holds only through
-    ``assumed``, answers the profile does not give) cap it at medium."""
+    ``assumed``, answers the profile does not give) cap it at medium, and so does
+    ``weak_route``: the winner's way to a place the model must run, when it is less mature
+    than the model's ``high_needs_route``."""
     if tie or all_vetoed or thin:
         return "low", None
     if win_p is None:
@@ -228,4 +231,6 @@ def confidence(
             unsaid = ", ".join(assumed)
             return "medium", f"its decisive fact assumes answers the profile omits: {unsaid}"
         return "medium", "no decisive fact backs the verdict, only soft preferences"
+    if weak_route:
+        return "medium", weak_route
     return level, None

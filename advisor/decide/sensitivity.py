@@ -110,11 +110,18 @@ def analyse(
         seed=seed,
         method=(
             f"priorities perturbed by Gaussian noise (sd {NOISE_SD} level, clipped to 0-5) and, "
-            f"in {ANSWER_SHARE:.0%} of samples, one of {len(variants)} uncertain answers "
-            f"dropped or moved to a neighbouring value; each framework's soft score "
+            f"{_answers_varied(len(variants))}; each framework's soft score "
             f"perturbed by Gaussian noise (sd {EFFECT_SD} points); {SAMPLES} seeded samples"
         ),
     )
+
+
+def _answers_varied(count: int) -> str:
+    """The method's words for the answers the samples vary."""
+    if not count:
+        return "with no uncertain answers in the profile, no answer varied"
+    which = "its one uncertain answer" if count == 1 else f"one of {count} uncertain answers"
+    return f"in {ANSWER_SHARE:.0%} of samples, {which} dropped or moved to a neighbouring value"
 
 
 def _cheapest(flips: list[Flip], frameworks: list[str]) -> dict[str, Flip | None]:

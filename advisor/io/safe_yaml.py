@@ -126,6 +126,8 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, name, text) from None
+    except yaml.reader.ReaderError as exc:
+        raise _reader_error(exc, name, text) from None
     except yaml.YAMLError as exc:
         raise InputError(f"invalid YAML: {exc}", path=name) from None
     except RecursionError:
@@ -143,8 +145,26 @@ def _precheck_events(text: str, name: str) -> None:
         precheck_events(text, name, SafeLoader)
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, name, text) from None
+    except yaml.reader.ReaderError as exc:
+        raise _reader_error(exc, name, text) from None
     except yaml.YAMLError as exc:
         raise InputError(f"invalid YAML: {exc}", path=name) from None
+
+
+def _reader_error(exc: yaml.reader.ReaderError, name: str, text: str) -> InputError:
+    """A character YAML does not allow (DEL, ESC, U+FFFE, ...), at its line, not at an
+    offset in the stream."""
+    char = exc.character
+    if isinstance(char, int):
+        char = chr(char)
+    offset = text.find(char) if isinstance(char, str) and char else -1
+    line = LineIndex(text).line_of_offset(offset) if offset >= 0 else None
+    code = f"U+{ord(char):04X}" if isinstance(char, str) and len(char) == 1 else "?"
+    return InputError(
+        f"invalid YAML: control characters are not allowed in YAML text (found {code})",
+        path=name,
+        line=line,
+    )
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError, name: str, text: str) -> InputError:

@@ -248,6 +248,9 @@ class DecisionModel(Strict):
     high_margin: float = Field(8.0, ge=0)
     medium_win_probability: float = Field(0.65, ge=0, le=1)
     high_needs_decisive: bool = True  # 'high' only with a decisive fact (or a veto) behind it
+    # 'high' only when the winner's best route to each place the model must run is at
+    # least this mature (rules/data/routes.yaml); None: routes do not cap the confidence
+    high_needs_route: Literal["native", "mature", "beta", "experimental"] | None = "beta"
 
     @model_validator(mode="after")
     def _lexicographic(self) -> DecisionModel:

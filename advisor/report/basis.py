@@ -76,8 +76,10 @@ def _point_in_time(decision: Decision) -> str | None:
 def _thin(decision: Decision) -> str | None:
     if not decision.thin_profile:
         return None
+    count = len(decision.answered)
+    given = "no answers" if not count else "1 answer" if count == 1 else f"{count} answers"
     return (
-        f"The profile is too thin to decide: {len(decision.answered)} answer(s) given, so the "
+        f"The profile is too thin to decide: {given} given, so the "
         "scores are close to the prior. Say where the models train and run, what the team "
         "knows and what code exists: advisor ask walks through it."
     )
@@ -100,15 +102,22 @@ def _conflict_sentence(decision: Decision) -> str:
     or, when the leaders hold as many, the soft preferences."""
     rec = decision.recommendation
     lead = decisive_lead(decision)
+    out = [e for e in decision.ranking if e.vetoed and e.decisive > 0]
+    among = ""
+    if out:  # a vetoed framework's decisive facts count for nothing: say so, not 'more'
+        ruled = " and ".join(e.name for e in out)
+        whose = "is ruled out whatever its" if len(out) == 1 else "are ruled out whatever their"
+        among = f"{ruled} {whose} facts; "
+        among += "among the frameworks left, "
     if lead:
         return (
-            f"These decisive facts pull different ways; {rec.name} has more of them "
+            f"These decisive facts pull different ways; {among}{rec.name} has more of them "
             f"({lead[0]:g} against {lead[1]:g} for {name(rec.runner_up)}), so it leads, "
             "and the confidence is capped at medium."
         )
     return (
-        "These decisive facts pull different ways, so the soft preferences decide between "
-        "them and the confidence is capped at medium."
+        f"These decisive facts pull different ways; {among}the soft preferences decide "
+        "between them and the confidence is capped at medium."
     )
 
 

@@ -16,6 +16,7 @@ from advisor.io.profile_writer import profile_yaml
 from advisor.model.decision import Decision
 from advisor.model.measurements import ProbeRun
 from advisor.model.profile import Profile
+from advisor.model.said import said_paths
 from advisor.report import (
     changes,
     claims,
@@ -60,16 +61,22 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
         "interpreters": workload.interpreters(inp.run.environment),
         "claims": claims.claims(inp.run),
         "changes": changes.changes(inp.decision),
-        "risks": risks.risks(inp.decision, inp.run),
+        "risks": risks.risks(inp.decision, inp.run, inp.profile),
         "profile_yaml": profile_yaml(inp.profile, style="annotated"),
         "environment": environment.environment(inp.run.environment),
         "probe_method": environment.probe_method(inp.run),
-        "training_hardware": ", ".join(
-            HARDWARE_LABELS.get(h.value, h.value) for h in inp.profile.hardware.training
-        ),
+        "training_hardware": _training_hardware(inp.profile),
         # the hedge is for a contested verdict, not for one only capped below high
         "show_hedge": bool(rec.hedge)
         and rec.confidence in ("low", "medium")
         and not rec.confidence_capped,
         "basis": basis(inp.decision),
     }
+
+
+def _training_hardware(profile: Profile) -> str:
+    """The training hardware the install line is for, saying so when it is the default."""
+    named = ", ".join(HARDWARE_LABELS.get(h.value, h.value) for h in profile.hardware.training)
+    if "hardware.training" in said_paths(profile):
+        return named
+    return f"{named}; assumed, since the profile does not set hardware.training"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from jinja2 import StrictUndefined
 
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
+from advisor.model.errors import InputError
 from advisor.report.charts import CHART_GLOBALS
 from advisor.report.text import html_text
 
@@ -35,3 +37,22 @@ def options(html: bool) -> dict[str, Any]:
         "trim_blocks": True,
         "lstrip_blocks": True,
     }
+
+
+# Jinja2 3.1.5 and older let ``|attr("format")`` reach str.format outside the sandbox's
+# check (CVE-2025-27516, GHSA-cpwx-vrp4-4pq7); pyproject requires 3.1.6, and a user
+# template is refused under an older Jinja2 that an environment kept anyway.
+SAFE_JINJA = (3, 1, 6)
+
+
+def require_safe_jinja(name: str) -> None:
+    """Refuse to render a user's template with a Jinja2 whose sandbox can be escaped."""
+    import jinja2
+
+    found = tuple(int(p) for p in re.findall(r"[0-9]+", jinja2.__version__)[:3])
+    if found < SAFE_JINJA:
+        raise InputError(
+            f"user templates need Jinja2 {'.'.join(map(str, SAFE_JINJA))} or later, whose "
+            f"sandbox holds (this environment has {jinja2.__version__}); pip install -U jinja2",
+            path=name,
+        )

@@ -6,15 +6,22 @@ from typing import Any
 
 from advisor.model.decision import Decision
 from advisor.model.measurements import ProbeRun
+from advisor.model.profile import Profile
+from advisor.model.said import said_paths
 from advisor.report.labels import STATUS_TEXT, and_join, name
 
+FLOAT32_BYTES = 4  # a weight's size before quantization
+INT8_BYTES = 1
 
-def risks(decision: Decision, run: ProbeRun) -> dict[str, Any]:
-    """The fired rules' risks for the winner and the runner-up, and the caveats."""
+
+def risks(decision: Decision, run: ProbeRun, profile: Profile | None = None) -> dict[str, Any]:
+    """The fired rules' risks for the winner and the runner-up, and the caveats (with the
+    device memory budget checked against the model's size when the profile gives both)."""
     rec = decision.recommendation
-    chosen = [r.model_dump() for r in decision.risks if r.framework == rec.framework]
-    runner = [r.model_dump() for r in decision.risks if r.framework == rec.runner_up]
+    chosen = _once([r.model_dump() for r in decision.risks if r.framework == rec.framework])
+    runner = _once([r.model_dump() for r in decision.risks if r.framework == rec.runner_up])
     caveats = []
+    budget = memory_budget(profile) if profile is not None else None
     if rec.all_vetoed:
         caveats.append(
             "Every framework is ruled out by at least one hard constraint; the ranking only "
@@ -50,7 +57,48 @@ def risks(decision: Decision, run: ProbeRun) -> dict[str, Any]:
         caveats.append(
             f"{which} partly on superseded evidence; the reasons under Why show what replaced it."
         )
-    return {"chosen": chosen, "runner_up": runner, "caveats": caveats}
+    project = [budget] if budget else []
+    return {"chosen": chosen, "runner_up": runner, "project": project, "caveats": caveats}
+
+
+def memory_budget(profile: Profile) -> str | None:
+    """A warning when the model's weights, as float32, exceed the device memory budget."""
+    said = said_paths(profile)
+    budget = profile.deployment.device_memory_mb
+    if not budget or not {"model.parameters", "deployment.device_memory_mb"} <= said:
+        return None
+    params = profile.model.parameters
+    full, small = params * FLOAT32_BYTES / 1e6, params * INT8_BYTES / 1e6
+    if full <= budget:
+        return None
+    size = f"{_sig(params / 1e6)}M" if params < 1e9 else f"{_sig(params / 1e9)}B"
+    text = (
+        f"The model's {size} parameters take about {_sig(full)} MB as float32 weights, "
+        f"more than the {_sig(budget)} MB the device has for it (deployment."
+        "device_memory_mb), before activations and the runtime: "
+    )
+    if small <= budget:
+        return text + (
+            f"plan for int8 quantization (about {_sig(small)} MB) with the runtime's own "
+            "tools (LiteRT, ExecuTorch, ONNX Runtime), and check the accuracy after it."
+        )
+    return text + (
+        f"even int8 (about {_sig(small)} MB) does not fit, so the model itself must "
+        "shrink (a smaller architecture, pruning or distillation)."
+    )
+
+
+def _sig(value: float) -> str:
+    """Three significant digits, with thousands separators: 60, 0.256, 2,400,000."""
+    rounded = float(f"{value:.3g}")
+    return f"{round(rounded):,}" if rounded >= 1000 else f"{rounded:g}"
+
+
+def _once(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each risk text once, under the first rule that gives it (rules that share a fact
+    share its risk)."""
+    seen: set[str] = set()
+    return [r for r in items if not (r["text"] in seen or seen.add(r["text"]))]
 
 
 def _stood_aside(count: int) -> str:

@@ -41,7 +41,7 @@ from advisor.report.brace_shield import (
     unshield,
 )
 from advisor.report.format_limits import MAX_WIDTH, check_format
-from advisor.report.jinja_options import options, report_globals
+from advisor.report.jinja_options import options, report_globals, require_safe_jinja
 from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
 
 MAX_STRING = 1_000_000  # characters (or items) one value may hold
@@ -78,6 +78,13 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
     """The immutable sandbox, with size caps on the operations that build values."""
 
     intercepted_binops = frozenset({"*", "**", "+", "%"})
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        """No attribute of a class: ``dict.update(report, ...)`` calls a mutating method
+        unbound, which the immutable sandbox checks only on instances."""
+        if isinstance(obj, type):
+            return False
+        return super().is_safe_attribute(obj, attr, value)
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "**":
@@ -287,6 +294,7 @@ def render_in_sandbox(
 ) -> str:
     """Render ``source`` in the sandbox; every failure is an InputError naming ``name``.
     ``parse_only``: stop once the template compiles (``--template`` checked before work)."""
+    require_safe_jinja(name)
     env = sandboxed_environment(html=html)
     short = Path(name).name
     try:
