@@ -74,11 +74,15 @@ def test_one_value_written_two_ways_is_a_repeat_in_a_condition_list(tmp_path: Pa
             parse_condition({"field": field, "in": values})
 
 
-def test_a_user_pack_data_folder_holds_nothing_but_its_checks(tmp_path: Path) -> None:
+def test_a_user_pack_data_folder_holds_no_yaml_but_its_checks(tmp_path: Path) -> None:
+    """SECURITY.md's promise, as narrowed in round 20: YAML files other than the checks are
+    refused; a README beside them is not the advisor's to judge."""
     from advisor.decide.pack_layout import check_user_pack
 
     pack = tmp_path / "pack"
     (pack / "data").mkdir(parents=True)
     (pack / "data" / "notes.txt").write_text("hello")
+    check_user_pack(pack)
+    (pack / "data" / "extra.YML").write_text("checks: []\n")
     with pytest.raises(InputError, match=r"only consistency\.yaml"):
         check_user_pack(pack)

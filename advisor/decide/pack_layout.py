@@ -56,8 +56,9 @@ def check_user_pack(directory: Path) -> None:
             )
     data = directory / "data"
     if path_kind(data) == "dir":
-        for entry in _entries(data):  # notes.txt too: the promise is 'only consistency.yaml'
-            if entry.name != "consistency.yaml":
+        for entry in _entries(data):  # a README or .DS_Store beside it is left alone
+            looks_read = entry.suffix.lower() in (".yaml", ".yml")
+            if looks_read and entry.name != "consistency.yaml":
                 raise InputError(
                     "a user pack's data/ holds only consistency.yaml (the checks); the "
                     "advisor would not read this",
