@@ -284,6 +284,12 @@ def timeout_for(probe: str, level: str) -> float:
     return min(seconds, cap) if cap and cap > 0 else seconds
 
 
+def probe_timeout_cap() -> float | None:
+    """$ADVISOR_PROBE_TIMEOUT in seconds, when set to a positive number."""
+    cap = _env_float(TIMEOUT_ENV)
+    return cap if cap and cap > 0 else None
+
+
 def hidden_frameworks() -> set[str]:
     """Frameworks that $ADVISOR_PROBE_HIDE asks to treat as missing ('all' hides every one)."""
     raw = {p.strip().lower() for p in os.environ.get(HIDE_ENV, "").split(",") if p.strip()}

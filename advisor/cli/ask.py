@@ -42,12 +42,18 @@ def ask(
     Prompts go to stderr; the profile goes to stdout unless -o FILE is given.
     Ctrl-C at any point writes nothing.
     """
-    from advisor.cli.output import check_destination, emit
+    from advisor.cli.output import check_destination, emit, named_html, named_json
     from advisor.io.profile_writer import profile_yaml
     from advisor.io.profiles import load_profile
     from advisor.questionnaire import load_questions, run_questionnaire
 
-    # before any question is asked; never over its own inputs
+    # before any question is asked; never over its own inputs, nor under a name a browser
+    # renders (the profile's texts are YAML, not escaped markup) or one that promises JSON
+    if output and (named_html(output) or named_json(output)):
+        raise InputError(
+            "advisor ask writes a YAML profile: name the file .yaml (not HTML, SVG or JSON)",
+            field="--output",
+        )
     destination = check_destination(output, force=force, inputs=(from_path, questions_path))
     if questions_path is not None:
         questions_path = str(input_paths([questions_path], "--questions")[0])

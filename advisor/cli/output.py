@@ -76,10 +76,13 @@ def interpreter_paths(python: Sequence[str]) -> tuple[str, ...]:
 
 
 def _own_data() -> list[str]:
-    """The advisor's bundled data, which every command reads."""
+    """The advisor's bundled data, which every command reads, and its own code (the advisor
+    and the probes, which are copied into the interpreters they measure)."""
+    import advisor
+    import probes
     from advisor.resources import data_dir
 
-    folders = []
+    folders = [os.path.dirname(os.path.abspath(m.__file__ or "")) for m in (advisor, probes)]
     for name in ("rules", "templates", "examples"):
         try:
             folders.append(str(data_dir(name)))

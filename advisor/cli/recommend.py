@@ -114,6 +114,8 @@ def recommend(
         from advisor.report.template_jail import check_template
 
         check_template(template, fmt)
+    rule_paths = input_paths(rule_dirs, "--rules")
+    _check_interpreters(python)
 
     if profile and example:
         raise InputError("give a PROFILE file or --example, not both", field="--example")
@@ -126,8 +128,10 @@ def recommend(
                 "to answer the questionnaire",
                 field="PROFILE",
             )
+        from advisor.pipeline import load_rules
         from advisor.questionnaire import run_questionnaire
 
+        load_rules(rule_paths)  # a broken pack is refused before the questions, not after
         loaded = run_questionnaire()
     else:
         loaded = load_profile(profile)
@@ -136,7 +140,7 @@ def recommend(
         profile_path=profile,
         probes=probes,
         refresh=refresh_probes,
-        rule_dirs=input_paths(rule_dirs, "--rules"),
+        rule_dirs=rule_paths,
         fmt=fmt,
         template=template,
         seed=seed,
@@ -183,3 +187,17 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
     if not template and output and named_json(str(output)):
         return "json"
     return fmt
+
+
+def _check_interpreters(python: tuple[str, ...]) -> None:
+    """Each --python names an executable file (asked what it is only when the probes run)."""
+    import os
+
+    from probes.env.interpreter import locate
+
+    for path in python:
+        exe = locate(path)
+        if not exe or not os.path.exists(exe):
+            raise InputError(f"{path}: no such file", field="--python")
+        if os.path.isdir(exe) or not os.access(exe, os.X_OK):
+            raise InputError(f"{path}: not an executable file", field="--python")

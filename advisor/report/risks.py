@@ -98,7 +98,12 @@ def _once(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each risk text once, under the first rule that gives it (rules that share a fact
     share its risk)."""
     seen: set[str] = set()
-    return [r for r in items if not (r["text"] in seen or seen.add(r["text"]))]
+    out = []
+    for risk in items:
+        if risk["text"] not in seen:
+            seen.add(risk["text"])
+            out.append(risk)
+    return out
 
 
 def _stood_aside(count: int) -> str:

@@ -57,6 +57,9 @@ class Attempt:
 
 
 MAX_FILE = 256 << 20  # bytes a worker may write to any one file (its events, stdout, stderr)
+# the per-call times a round may report: a nanosecond to an hour (anything else is not one,
+# and a ratio of two of them stays finite)
+MIN_CALL_SECONDS, MAX_CALL_SECONDS = 1e-9, 3600.0
 
 
 def _cap_files() -> None:
@@ -229,7 +232,7 @@ class LiveWorker:
     def __init__(self, proc: subprocess.Popen[bytes], reader: EventReader, *tails: Path) -> None:
         self.proc, self.reader, self.tails = proc, reader, tails
 
-    def round(self, kernel: str, seconds: float, timeout: float) -> list[float] | str:
+    def round(self, kernel: str, seconds: float, timeout: float) -> list[float] | NoRound:
         """Per-call seconds of one round of ``kernel``, or why there are none."""
         line = json.dumps({"cmd": "round", "kernel": kernel, "seconds": seconds}) + "\n"
         try:
@@ -237,23 +240,50 @@ class LiveWorker:
             self.proc.stdin.write(line.encode())
             self.proc.stdin.flush()
         except (OSError, ValueError):
-            return f"the worker is gone ({describe_exit(self.proc.poll())})"
+            return NoRound(f"the worker is gone ({describe_exit(self.proc.poll())})", final=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for event in self.reader.read_new():
                 if event.get("event") == "round" and event.get("kernel") == kernel:
                     samples = event.get("per_call")
                     if isinstance(samples, list) and samples:
-                        return [float(v) for v in samples if isinstance(v, (int, float))]
-                    return str(event.get("error") or "no samples")
+                        return _seconds(samples)
+                    return NoRound(str(event.get("error") or "no samples"), final=False)
             if self.proc.poll() is not None:
-                return f"{describe_exit(self.proc.returncode)}; {output_tail(*self.tails)}"
+                reason = f"{describe_exit(self.proc.returncode)}; {output_tail(*self.tails)}"
+                return NoRound(reason, final=True)
             time.sleep(POLL_SECONDS / 4)
-        return f"no answer within {timeout:.0f} s"
+        return NoRound(f"no answer within {timeout:.0f} s", final=True)
 
     def close(self, grace: float = 5.0) -> None:
         """Ask the worker to exit; kill it (and anything it started) if it does not."""
         close_all([self], grace)
+
+
+@dataclass(frozen=True)
+class NoRound:
+    """Why a round has no times; ``final`` when the worker will not answer again (silent,
+    gone or dead), so it is not asked again."""
+
+    reason: str
+    final: bool
+
+
+def _seconds(samples: list[Any]) -> list[float] | NoRound:
+    """A round's per-call times, read as input: each a finite number of seconds between
+    MIN_CALL_SECONDS and MAX_CALL_SECONDS (a bool, a string, 1e400 or 10**400 is not)."""
+    out = []
+    for value in samples:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return NoRound("a round answer holds something that is not a time in seconds", False)
+        try:
+            seconds = float(value)
+        except OverflowError:
+            return NoRound("a round answer holds a time too large to be one", False)
+        if not MIN_CALL_SECONDS <= seconds <= MAX_CALL_SECONDS:  # also NaN and infinities
+            return NoRound(f"a round answer holds {seconds!r} s, not a time a call can take", False)
+        out.append(seconds)
+    return out
 
 
 def close_all(workers: list[LiveWorker], grace: float = 1.0) -> None:

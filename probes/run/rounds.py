@@ -19,7 +19,7 @@ from probes.measure.calibrate import calibration_rate
 from probes.measure.significance import compare
 from probes.measure.stats import rel_iqr, round_sig
 from probes.records import Comparison
-from probes.run.launcher import LiveWorker
+from probes.run.launcher import LiveWorker, NoRound
 from probes.run.records import Progress
 
 CALIBRATION_SLOWDOWN = 0.25  # the calibration kernel this much slower than before: distorted
@@ -56,6 +56,14 @@ def reference(frameworks: list[str]) -> str:
     return "pytorch" if "pytorch" in frameworks else frameworks[0]
 
 
+def round_timeout(seconds: float) -> float:
+    """How long one round may take to answer: generous for a slow machine, but never more
+    than $ADVISOR_PROBE_TIMEOUT, which caps every wait on a worker."""
+    allowance = seconds * 20 + 30
+    cap = catalog.probe_timeout_cap()
+    return min(allowance, cap) if cap else allowance
+
+
 def run_rounds(
     workers: dict[str, LiveWorker],
     kernels: dict[str, list[str]],
@@ -82,13 +90,19 @@ def run_rounds(
     pids = [w.proc.pid for w in workers.values()]
     before = CpuSnapshot.take(pids)
     times: dict[tuple[str, str], list[float]] = {}
-    timeout = setting.seconds * 20 + 30
+    timeout = round_timeout(setting.seconds)
+    silent: set[str] = set()  # workers that missed a round: never asked again
     for r in range(setting.count):
         for _probe, kernel, _rate, fws in jobs:
             for fw in fws if r % 2 == 0 else list(reversed(fws)):
+                if fw in silent:
+                    continue
                 answer = workers[fw].round(kernel, setting.seconds, timeout)
-                if isinstance(answer, str):
-                    log.errors.append(f"{fw} {kernel} round {r + 1}: {answer}")
+                if isinstance(answer, NoRound):
+                    log.errors.append(f"{fw} {kernel} round {r + 1}: {answer.reason}")
+                    if answer.final:
+                        silent.add(fw)
+                        log.errors.append(f"{fw}: no more rounds asked of it after that")
                     continue
                 times.setdefault((kernel, fw), []).append(statistics.median(answer))
         log.calibration.append(calibration_rate())
