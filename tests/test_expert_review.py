@@ -147,3 +147,75 @@ def test_the_install_line_says_when_the_training_hardware_is_assumed() -> None:
     said = Profile.model_validate({"hardware": {"training": ["nvidia_gpu"]}})
     report = build_report(ReportInput(decide(said, None, RULES), said, ProbeRun.from_dict(None)))
     assert report["training_hardware"] == "NVIDIA GPU"
+
+
+# --------------------------------------------------------------- third review (2026-12-01)
+
+
+def test_a_beginner_is_not_asked_about_compiled_training_loops() -> None:
+    from advisor.questionnaire import load_questions
+
+    qs = load_questions()
+    paths = [q.path for q in qs.questions]
+    for beginner, asked in ((True, False), (False, True)):
+        relevant, _ = qs.walk({"purpose": "research", "team.new_to_deep_learning": beginner}, {})
+        assert ("workload.compiled_training_loop" in [paths[i] for i in relevant]) is asked
+
+
+@pytest.mark.parametrize(
+    "stack_rule", [("tf_serving", "tensorflow", "PROD101"), ("vllm", "pytorch", "PROD105")]
+)
+def test_a_serving_stack_counts_only_for_a_model_that_is_served(
+    stack_rule: tuple[str, str, str],
+) -> None:
+    stack, framework, rule = stack_rule
+    team = {"experience": {framework: "expert"}}
+    served = _decide({"deployment": {"serving_stack": stack, "targets": ["server"]}, "team": team})
+    phone = _decide({"deployment": {"serving_stack": stack, "targets": ["mobile"]}, "team": team})
+    assert rule in {r.id for r in served.rules}
+    assert rule not in {r.id for r in phone.rules}
+
+
+def test_java_on_a_phone_is_android_not_a_jvm_server() -> None:
+    phone = {
+        r.id
+        for r in _decide(
+            {"team": {"languages": ["java"]}, "deployment": {"targets": ["mobile"]}}
+        ).rules
+    }
+    server = {
+        r.id
+        for r in _decide(
+            {"team": {"languages": ["java"]}, "deployment": {"targets": ["server"]}}
+        ).rules
+    }
+    assert "TEAM103" in phone and "TEAM104" not in phone
+    assert "TEAM104" in server and "TEAM103" not in server
+
+
+def test_the_schema_names_its_draft_and_checks_numbers_written_as_text() -> None:
+    import json
+    import re
+
+    from click.testing import CliRunner
+
+    from advisor.cli.main import main as cli
+
+    schema = json.loads(CliRunner().invoke(cli, ["schema"]).output)
+    assert schema["$schema"].startswith("https://json-schema.org/")
+    text = json.dumps(schema)
+    from advisor.model.profile import COUNT_TEXT, SIZE_TEXT
+
+    assert json.dumps(COUNT_TEXT) in text and json.dumps(SIZE_TEXT) in text
+    for good in ("7B", "350M", "1,000,000", "1.5e11"):
+        assert re.match(COUNT_TEXT, good)
+    for bad in ("lots", "", "7 billion"):
+        assert not re.match(COUNT_TEXT, bad)
+    assert re.match(SIZE_TEXT, "256KB") and not re.match(SIZE_TEXT, "big")
+
+
+def test_a_written_profile_gives_whole_numbers_as_integers() -> None:
+    from advisor.io.profile_writer import profile_yaml
+
+    text = profile_yaml(Profile.model_validate({"model": {"parameters": "25M"}}))
+    assert "parameters: 25000000\n" in text

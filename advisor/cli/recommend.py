@@ -22,8 +22,7 @@ from advisor.model.errors import InputError
     "fmt",
     type=click.Choice(FORMATS),
     default="markdown",
-    show_default=True,
-    help="Report format.",
+    help="Report format. [default: html or json when -o is named .html or .json, else markdown]",
 )
 @click.option(
     "--probes",
@@ -167,7 +166,8 @@ def schema() -> None:
     """Print the profile's JSON Schema."""
     from advisor.model.profile import Profile
 
-    click.echo(json.dumps(Profile.model_json_schema(), indent=2))
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
+    click.echo(json.dumps({**schema, **Profile.model_json_schema()}, indent=2))
 
 
 def _format_for(fmt: str, template: str | None, output: str | None) -> str:

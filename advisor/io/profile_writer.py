@@ -34,7 +34,7 @@ DEFAULT_HEADER = "Project profile for advisor, written by `advisor ask`."
 
 def profile_yaml(profile: Profile, *, style: Style = "commented", header: str | None = None) -> str:
     """The profile as YAML in ``style`` (see the module docstring)."""
-    data = profile.model_dump(mode="json")
+    data = _whole_numbers(profile.model_dump(mode="json"))
     lines: list[str] = []
     if style == "commented":
         lines += [
@@ -42,7 +42,7 @@ def profile_yaml(profile: Profile, *, style: Style = "commented", header: str | 
             "# Use it with `advisor recommend FILE`; revise it with `advisor ask --from FILE`.",
             "",
         ]
-    defaults = Profile().model_dump(mode="json")
+    defaults = _whole_numbers(Profile().model_dump(mode="json"))
     said = said_paths(profile)
     if style == "commented" and not said:
         lines.append("{}")
@@ -50,6 +50,18 @@ def profile_yaml(profile: Profile, *, style: Style = "commented", header: str | 
     if style == "annotated":
         return "\n".join(lines)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _whole_numbers(value: Any) -> Any:
+    """Whole floats as integers (parameters: 25000000, not 25000000.0); a float field
+    reads either back as the same number."""
+    if isinstance(value, dict):
+        return {k: _whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(v) for v in value]
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return int(value)
+    return value
 
 
 def _model_lines(

@@ -7,6 +7,7 @@ a partial profile is valid.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
@@ -79,11 +80,24 @@ class Project(Section):
     )
 
 
-def _number_or_text(schema: dict[str, Any]) -> None:
+# What an editor can check of a number written as text ('7B', '1,000,000', '256KB'); the
+# advisor's own reading (advisor/model/choices.py) stays the judge of the value.
+_DIGITS = r"(?:[0-9]{1,3}(?:[,_][0-9]{3})+|[0-9]+)?(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?"
+COUNT_TEXT = rf"^(?=.*[0-9])\s*{_DIGITS}\s*[kKmMbBgGtT]?\s*$"
+SIZE_TEXT = rf"^(?=.*[0-9])\s*{_DIGITS}\s*(?:[kKmMgGtT]?[iI]?[bB])?\s*$"
+
+
+def _number_or_text(pattern: str) -> Callable[[dict[str, Any]], None]:
     """JSON Schema for a number that a profile may also write as text with a unit ('7B',
-    '256KB'): the number keeps its bounds, the text is checked when the profile is read."""
-    number = {k: schema.pop(k) for k in ("type", "minimum", "maximum") if k in schema}
-    schema["anyOf"] = [number, {"type": "string", "maxLength": 64}]
+    '256KB'): the number keeps its bounds, the text its pattern; the value is checked when
+    the profile is read."""
+
+    def extra(schema: dict[str, Any]) -> None:
+        number = {k: schema.pop(k) for k in ("type", "minimum", "maximum") if k in schema}
+        text = {"type": "string", "maxLength": 64, "pattern": pattern}
+        schema["anyOf"] = [number, text]
+
+    return extra
 
 
 class ModelScale(Section):
@@ -92,7 +106,7 @@ class ModelScale(Section):
         ge=1,
         le=1e14,
         description="Largest model you expect to train, in parameters (e.g. 350M, 7B, 1.5e11).",
-        json_schema_extra=_number_or_text,
+        json_schema_extra=_number_or_text(COUNT_TEXT),
     )
 
     _count = field_validator("parameters", mode="before")(parse_count)
@@ -159,7 +173,7 @@ class Deployment(Section):
         le=1e7,
         description="Memory for the model on the smallest target device, in MB (256KB, or 0.256, "
         "for a 256 KB microcontroller; KB is 1,000 bytes, KiB 1,024); 0 means no particular limit.",
-        json_schema_extra=_number_or_text,
+        json_schema_extra=_number_or_text(SIZE_TEXT),
     )
     open_weights: StrictBool = Field(
         False,

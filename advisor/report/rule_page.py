@@ -23,7 +23,8 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
     lines = [
         f"# {md_inline(rule.id)}: {md_inline(rule.title)}",
         "",
-        f"Criterion: {md_inline(crit.title)} ({md_inline(crit.claim_id)}); "
+        f"Criterion: {md_inline(crit.title)} (the articles' criterion "
+        f"{md_inline(crit.claim_id)} in docs/sources.md); "
         f"file: {md_inline(source)}",
         "",
         *_ended(rule),
