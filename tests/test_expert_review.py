@@ -219,3 +219,75 @@ def test_a_written_profile_gives_whole_numbers_as_integers() -> None:
 
     text = profile_yaml(Profile.model_validate({"model": {"parameters": "25M"}}))
     assert "parameters: 25000000\n" in text
+
+
+# --------------------------------------------------------------- fourth review (2026-12-01)
+
+
+def test_tpus_beside_gpus_are_no_decisive_fact_for_a_team_expert_in_pytorch() -> None:
+    plan = {"hardware": {"training": ["tpu", "nvidia_gpu"]}, "purpose": "research"}
+    assert "HW001" in _decide(plan).decisive_facts.get("jax", [])
+    expert = _decide({**plan, "team": {"experience": {"pytorch": "expert"}}})
+    assert "HW001" not in {r.id for r in expert.rules}
+
+
+def test_a_decisive_fact_does_not_rest_on_an_exception_left_unsaid() -> None:
+    """HW001 stands aside for a PyTorch-expert team; a profile that does not say the
+    team's PyTorch experience still gets HW001 as a firm fact (a 'high' verdict)."""
+    d = _decide({"hardware": {"training": ["tpu", "nvidia_gpu"]}, "purpose": "research"})
+    assert d.recommendation.framework == "jax" and d.recommendation.confidence == "high"
+
+
+def test_a_team_weighing_a_move_has_no_decisive_serving_stack() -> None:
+    estate = {
+        "existing_code": ["tf2_keras"],
+        "existing_code_size": "large",
+        "deployment": {"serving_stack": "tf_serving", "targets": ["server"]},
+        "team": {"experience": {"tensorflow": "expert"}},
+    }
+    assert "PROD101" in {r.id for r in _decide(estate).rules}
+    weighing = {r.id for r in _decide({**estate, "weighing_a_move": True}).rules}
+    assert "PROD101" not in weighing and "LEG101" not in weighing
+
+
+def test_gradients_of_gradients_get_no_torch_compile_and_a_risk_saying_why() -> None:
+    forces = {
+        "workload": {"higher_order_derivatives": True},
+        "team": {"experience": {"pytorch": "expert"}},
+    }
+    d = _decide(forces)
+    assert d.recommendation.framework == "pytorch"
+    assert "torch.compile" not in [s.name for s in d.recommendation.stack]
+    assert any(r.rule == "ECO105" and "double backward" in r.text for r in d.risks)
+
+
+def test_sharding_and_pretraining_stacks_follow_the_model_size() -> None:
+    small = _stack(
+        {
+            "model": {"parameters": "5M"},
+            "training": {"accelerators": 8},
+            "hardware": {"training": ["nvidia_gpu"]},
+        }
+    )
+    assert "FSDP2 (fully_shard)" not in small and "DistributedDataParallel (DDP)" in small
+    pretrain = _stack(
+        {
+            "model": {"parameters": "7B"},
+            "training": {"accelerators": 512},
+            "hardware": {"training": ["nvidia_gpu"]},
+        }
+    )
+    assert "torchtitan" in pretrain and "FSDP2 (fully_shard)" in pretrain
+
+
+def test_tpus_beside_gpus_get_both_jax_installs_named() -> None:
+    rec = _decide({"hardware": {"training": ["tpu", "nvidia_gpu"]}}).recommendation
+    assert (
+        rec.install and "jax[tpu]" in rec.install.command and "cuda13" in (rec.install.note or "")
+    )
+
+
+def test_the_apple_neural_engine_gets_core_ml_tools() -> None:
+    assert "Core ML Tools (coremltools)" in _stack(
+        {"deployment": {"targets": ["mobile"], "edge_hardware": ["apple_neural_engine"]}}
+    )

@@ -193,11 +193,11 @@ def _check_interpreters(python: tuple[str, ...]) -> None:
     """Each --python names an executable file (asked what it is only when the probes run)."""
     import os
 
-    from probes.env.interpreter import locate
+    from probes.env.interpreter import locate, shown
 
-    for path in python:
+    for path in python:  # the words the probes use when they find the same (interpreter.py)
         exe = locate(path)
         if not exe or not os.path.exists(exe):
-            raise InputError(f"{path}: no such file", field="--python")
+            raise InputError(f"--python {shown(path)}: no such file")
         if os.path.isdir(exe) or not os.access(exe, os.X_OK):
-            raise InputError(f"{path}: not an executable file", field="--python")
+            raise InputError(f"--python {shown(path)}: not an executable file")

@@ -97,6 +97,11 @@ class Condition:
     def fields(self) -> set[str]:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def required_fields(self) -> set[str]:
+        """The fields the condition needs to hold, not those under a ``not`` (an exception
+        that would make it stand aside): a fact does not rest on an exception left unsaid."""
+        return set().union(*(p.required_fields() for p in getattr(self, "parts", ())))
+
     def literals(self) -> dict[str, set[Any]]:
         """Literal values compared with each field (used to find tipping points)."""
         return {}
@@ -166,6 +171,9 @@ class Not(Condition):
     def fields(self) -> set[str]:
         return self.part.fields()
 
+    def required_fields(self) -> set[str]:
+        return set()
+
     def literals(self) -> dict[str, set[Any]]:
         return self.part.literals()
 
@@ -211,6 +219,9 @@ class Compare(Condition):
 
     def fields(self) -> set[str]:
         return {self.path}
+
+    def required_fields(self) -> set[str]:
+        return self.fields()
 
     def literals(self) -> dict[str, set[Any]]:
         values = self.value if isinstance(self.value, tuple) else (self.value,)

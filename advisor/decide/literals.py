@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from advisor.model.field_guards import check_separators, short_repr
+from advisor.model.field_guards import check_separators, short_repr, underflows
 from advisor.model.profile import field_bounds, model_field
 
 _RANGE_ERRORS = ("less_than", "less_than_equal", "greater_than", "greater_than_equal")
@@ -78,7 +78,18 @@ def read_literal(path: str, item: Any, value: Any, op: str, *, fact: bool) -> An
             f"{op}: {short_repr(value)} is not a valid value for '{path}' "
             f"(expected {_describe(item)})" + _enum_hint(item, value)
         ) from None
+    if item in (int, float):
+        _finite_as_written(path, value, checked, op)
     return checked.value if isinstance(checked, Enum) else checked
+
+
+def _finite_as_written(path: str, value: Any, checked: Any, op: str) -> None:
+    """A number written as text ('nan', '1e999', '1.0e-400') is read as the finite value
+    it says, or refused: pydantic's lax float would read NaN, infinity or 0."""
+    if isinstance(checked, float) and not math.isfinite(checked):
+        raise ValueError(f"{op}: expected a finite number for '{path}', got {short_repr(value)}")
+    if isinstance(value, str) and underflows(value):
+        raise ValueError(f"{op}: {short_repr(value)} is too small to hold for '{path}'")
 
 
 def _describe(item: Any) -> str:

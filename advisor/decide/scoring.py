@@ -165,7 +165,7 @@ def assumed_answers(rule: Rule, context: dict[str, Any]) -> list[str]:
     each one, made unknown, leaves the rule's condition not true."""
     assert rule.condition is not None
     out = []
-    for path in sorted(rule.condition.fields() - context.keys()):
+    for path in sorted(rule.condition.required_fields() - context.keys()):
         if rule.condition.evaluate({**context, path: None}) is not True:
             out.append(path)
     return out

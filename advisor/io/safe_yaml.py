@@ -70,10 +70,12 @@ def _construct_float(loader: yaml.constructor.SafeConstructor, node: yaml.Scalar
     """A float, except one that underflows (``1.0e-400`` is not 0, which a field may read as
     'no limit'): that stays the text it is, so its field refuses it at its line."""
     value = loader.construct_yaml_float(node)
-    mantissa = re.split(r"[eE]", str(node.value), maxsplit=1)[0]
-    if value == 0 and re.search(r"[1-9]", mantissa):
-        return str(node.value)
-    return value
+    return str(node.value) if value == 0 and _underflow(str(node.value)) else value
+
+
+def _underflow(text: str) -> bool:
+    """A float literal with a nonzero digit before its exponent (it is not 0)."""
+    return bool(re.search(r"[1-9]", re.split(r"[eE]", text, maxsplit=1)[0]))
 
 
 SafeLoader.add_constructor(_FLOAT, _construct_float)
@@ -270,7 +272,9 @@ def _key_value(node: yaml.Node) -> Any:
     if node.tag == _INT:
         return int(text)
     if node.tag == _FLOAT:
-        return _SPECIAL_FLOATS.get(text.lower()) or float(text)
+        value = _SPECIAL_FLOATS.get(text.lower()) or float(text)
+        # an underflowing float is kept as its text by the loader (_construct_float)
+        return str(node.value) if value == 0 and _underflow(str(node.value)) else value
     return _key_text(node)
 
 

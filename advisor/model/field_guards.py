@@ -54,6 +54,8 @@ def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
         check_separators(value)  # at any length: padding must not skip it
     if isinstance(value, str) and _numeric(field.annotation) and _non_finite(value):
         raise ValueError(f"expected a finite number, got {short_repr(value)}")  # '1e999', 'nan'
+    if isinstance(value, str) and _numeric(field.annotation) and underflows(value):
+        raise ValueError(f"{short_repr(value)} is too small to hold (it would read as 0)")
     if isinstance(value, list):
         check_list(value)
     if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
@@ -82,6 +84,15 @@ def check_separators(value: str) -> None:
                 f"{sep!r} may only separate thousands (1,000,000 or 1_000_000); write a "
                 "decimal with a point (0.25, 1.5B)"
             )
+
+
+def underflows(text: str) -> bool:
+    """Whether ``text`` is a number that is not zero but reads as 0.0 ('1e-400')."""
+    try:
+        number = float(text.strip())
+    except ValueError:
+        return False
+    return number == 0 and bool(re.search(r"[1-9]", re.split(r"[eE]", text)[0]))
 
 
 def _non_finite(text: str) -> bool:

@@ -91,7 +91,7 @@ def memory_budget(profile: Profile) -> str | None:
 def _sig(value: float) -> str:
     """Three significant digits, with thousands separators: 60, 0.256, 2,400,000."""
     rounded = float(f"{value:.3g}")
-    return f"{round(rounded):,}" if rounded >= 1000 else f"{rounded:g}"
+    return f"{round(rounded):,}" if rounded >= 1000 else f"{value:.3g}"
 
 
 def _once(items: list[dict[str, Any]]) -> list[dict[str, Any]]:

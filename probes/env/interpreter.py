@@ -115,33 +115,33 @@ def inspect(path: str) -> Interpreter:
     """Ask the interpreter at ``path`` what it is; InterpreterError when it cannot serve."""
     exe = locate(path)
     if not exe or not Path(exe).exists():
-        raise InterpreterError(f"--python {_shown(path)}: no such file")
+        raise InterpreterError(f"--python {shown(path)}: no such file")
     if not os.access(exe, os.X_OK) or Path(exe).is_dir():
-        raise InterpreterError(f"--python {_shown(path)}: not an executable file")
+        raise InterpreterError(f"--python {shown(path)}: not an executable file")
     spec = {fw: [IMPORT_NAME[fw], list(DISTRIBUTIONS[fw])] for fw in FRAMEWORKS}
     try:
         info = _answer([exe, "-E", "-c", _SCRIPT, json.dumps(spec)])
     except subprocess.TimeoutExpired:
         raise InterpreterError(
-            f"--python {_shown(path)}: did not answer within {INSPECT_TIMEOUT:.0f} s"
+            f"--python {shown(path)}: did not answer within {INSPECT_TIMEOUT:.0f} s"
         ) from None
     except reaper.LeftRunning as exc:
-        raise InterpreterError(f"--python {_shown(path)}: {exc}; not used") from None
+        raise InterpreterError(f"--python {shown(path)}: {exc}; not used") from None
     except (OSError, ValueError, IndexError, RecursionError):
         raise InterpreterError(
-            f"--python {_shown(path)}: not a working Python interpreter"
+            f"--python {shown(path)}: not a working Python interpreter"
         ) from None
     version = tuple(info["version"])
     text = ".".join(str(v) for v in version)
     if version[:2] < MIN_PYTHON:
         raise InterpreterError(
-            f"--python {_shown(path)}: Python {text} is too old; the probes need "
+            f"--python {shown(path)}: Python {text} is too old; the probes need "
             f"Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer"
         )
     if not info.get("numpy"):
         raise InterpreterError(
-            f"--python {_shown(path)}: NumPy is not installed there; install it with: "
-            f"{_shown(path)} -m pip install numpy"
+            f"--python {shown(path)}: NumPy is not installed there; install it with: "
+            f"{shown(path)} -m pip install numpy"
         )
     hidden = hidden_frameworks()
     frameworks = {
@@ -202,7 +202,7 @@ MAX_VERSION_CHARS = 100  # a version string longer than this is not one
 PATH_CHARS = 200  # characters of a --python path shown in a message
 
 
-def _shown(path: str) -> str:
+def shown(path: str) -> str:
     """A path as messages show it: at most PATH_CHARS characters, an ellipsis included."""
     return path if len(path) <= PATH_CHARS else path[: PATH_CHARS - 1] + "…"
 

@@ -240,7 +240,7 @@ class LiveWorker:
             self.proc.stdin.write(line.encode())
             self.proc.stdin.flush()
         except (OSError, ValueError):
-            return NoRound(f"the worker is gone ({describe_exit(self.proc.poll())})", final=True)
+            return NoRound(f"the worker is gone ({describe_exit(self.proc.poll())})")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for event in self.reader.read_new():
@@ -248,12 +248,13 @@ class LiveWorker:
                     samples = event.get("per_call")
                     if isinstance(samples, list) and samples:
                         return _seconds(samples)
-                    return NoRound(str(event.get("error") or "no samples"), final=False)
+                    reason = str(event.get("error") or "no samples")
+                    return NoRound(reason[: trust.MAX_TEXT])
             if self.proc.poll() is not None:
                 reason = f"{describe_exit(self.proc.returncode)}; {output_tail(*self.tails)}"
-                return NoRound(reason, final=True)
+                return NoRound(reason)
             time.sleep(POLL_SECONDS / 4)
-        return NoRound(f"no answer within {timeout:.0f} s", final=True)
+        return NoRound(f"no answer within {timeout:.0f} s")
 
     def close(self, grace: float = 5.0) -> None:
         """Ask the worker to exit; kill it (and anything it started) if it does not."""
@@ -262,11 +263,12 @@ class LiveWorker:
 
 @dataclass(frozen=True)
 class NoRound:
-    """Why a round has no times; ``final`` when the worker will not answer again (silent,
-    gone or dead), so it is not asked again."""
+    """Why a round has no times. The worker is not asked again: silent, gone or dead, or
+    answering with an error or with values that are not times, it cannot complete the
+    pairs the comparison needs, and one that answers each round late with an error would
+    otherwise hold the run for every round."""
 
     reason: str
-    final: bool
 
 
 def _seconds(samples: list[Any]) -> list[float] | NoRound:
@@ -275,13 +277,13 @@ def _seconds(samples: list[Any]) -> list[float] | NoRound:
     out = []
     for value in samples:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return NoRound("a round answer holds something that is not a time in seconds", False)
+            return NoRound("a round answer holds something that is not a time in seconds")
         try:
             seconds = float(value)
         except OverflowError:
-            return NoRound("a round answer holds a time too large to be one", False)
+            return NoRound("a round answer holds a time too large to be one")
         if not MIN_CALL_SECONDS <= seconds <= MAX_CALL_SECONDS:  # also NaN and infinities
-            return NoRound(f"a round answer holds {seconds!r} s, not a time a call can take", False)
+            return NoRound(f"a round answer holds {seconds!r} s, not a time a call can take")
         out.append(seconds)
     return out
 

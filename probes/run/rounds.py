@@ -91,7 +91,7 @@ def run_rounds(
     before = CpuSnapshot.take(pids)
     times: dict[tuple[str, str], list[float]] = {}
     timeout = round_timeout(setting.seconds)
-    silent: set[str] = set()  # workers that missed a round: never asked again
+    silent: set[str] = set()  # workers that failed a round: never asked again
     for r in range(setting.count):
         for _probe, kernel, _rate, fws in jobs:
             for fw in fws if r % 2 == 0 else list(reversed(fws)):
@@ -100,9 +100,8 @@ def run_rounds(
                 answer = workers[fw].round(kernel, setting.seconds, timeout)
                 if isinstance(answer, NoRound):
                     log.errors.append(f"{fw} {kernel} round {r + 1}: {answer.reason}")
-                    if answer.final:
-                        silent.add(fw)
-                        log.errors.append(f"{fw}: no more rounds asked of it after that")
+                    silent.add(fw)
+                    log.errors.append(f"{fw}: no more rounds asked of it after that")
                     continue
                 times.setdefault((kernel, fw), []).append(statistics.median(answer))
         log.calibration.append(calibration_rate())
