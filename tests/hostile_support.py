@@ -131,3 +131,35 @@ def snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
             data = os.readlink(path).encode()
         out[str(path.relative_to(folder))] = (info.st_mode, data)
     return out
+
+
+# A stand-in for `--python`: it answers the interpreter check, reports every probe ok, offers
+# one kernel to compare, then answers each comparison round with ``round_line`` (Python
+# source for the loop body, run once per round command; `emit`, `json`, `os` and `time` in
+# scope). Rounds 21 and 22 of the red team made their workers from it.
+_FAKE_HEAD = """#!{python}
+import json, os, sys, time
+a = sys.argv[1:]
+if "-c" in a:
+    print(json.dumps({{"version": [3, 11, 0], "numpy": "1.26",
+                      "frameworks": {{"pytorch": "2.1", "jax": "0.4"}}}}))
+    sys.exit()
+out = open(a[a.index("--out") + 1], "a")
+def emit(line):
+    out.write(line + "\\n"); out.flush()
+emit('{{"event": "env"}}')
+for p in a[a.index("--probes") + 1].split(","):
+    emit(json.dumps({{"event": "result", "probe": p, "status": "ok", "metrics": {{}}}}))
+emit('{{"event": "done", "kernels": ["matmul"]}}')
+for line in sys.stdin:
+"""
+
+
+def fake_interpreter(folder: Path, round_body: str) -> Path:
+    """Write an executable fake interpreter into ``folder``; ``round_body`` is indented
+    Python run for each round command."""
+    path = folder / "fakepy"
+    body = "".join(f"    {line}\n" for line in round_body.strip("\n").splitlines())
+    path.write_text(_FAKE_HEAD.format(python=sys.executable) + body)
+    path.chmod(0o755)
+    return path

@@ -99,8 +99,8 @@ def test_weighted_scores_and_ranking(pack) -> None:
     assert raw["pytorch"] == pytest.approx(-1 + 2 * 5 / 3, abs=1e-3)
 
 
-def test_veto_excludes_whatever_the_score(pack) -> None:
-    veto = "\n    veto:\n      jax: JAX has no supported path to this target in the test."
+def _microcontroller_decision(pack, veto: str):
+    """The decision for a microcontroller target under one rule that vetoes as ``veto`` says."""
     core = pack(
         rule(
             "DEP001",
@@ -112,8 +112,13 @@ def test_veto_excludes_whatever_the_score(pack) -> None:
             veto,
         ),
     )
-    rs = load_ruleset(core=core)
-    d = decide(Profile.model_validate({"deployment": {"targets": ["microcontroller"]}}), None, rs)
+    profile = Profile.model_validate({"deployment": {"targets": ["microcontroller"]}})
+    return decide(profile, None, load_ruleset(core=core))
+
+
+def test_veto_excludes_whatever_the_score(pack) -> None:
+    veto = "\n    veto:\n      jax: JAX has no supported path to this target in the test."
+    d = _microcontroller_decision(pack, veto)
     assert d.recommendation.framework != "jax"
     assert d.ranking[-1].framework == "jax" and d.ranking[-1].vetoed
     assert "DEP001" in d.ranking[-1].veto_reasons[0]
@@ -122,20 +127,7 @@ def test_veto_excludes_whatever_the_score(pack) -> None:
 
 def test_a_lone_survivor_has_no_margin_to_quote(pack) -> None:
     veto = "\n    veto:\n      jax: vetoed in the test.\n      pytorch: vetoed in the test."
-    core = pack(
-        rule(
-            "DEP001",
-            "deployment",
-            "{field: deployment.targets, contains: microcontroller}",
-            "{jax: 5}",
-            "{deployment: {targets: [microcontroller]}}",
-            "{}",
-            veto,
-        ),
-    )
-    rs = load_ruleset(core=core)
-    d = decide(Profile.model_validate({"deployment": {"targets": ["microcontroller"]}}), None, rs)
-    rec = d.recommendation
+    rec = _microcontroller_decision(pack, veto).recommendation
     assert rec.framework == "tensorflow" and rec.runner_up is None
     assert rec.margin is None  # was 100.0, above the lone survivor's own score
 

@@ -5,35 +5,20 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hostile_support import run
+from hostile_support import fake_interpreter, run
 
 from advisor.cli.main import main as cli
 from probes.run.launcher import NoRound, _seconds
 
-FAKE = """#!{python}
-import json, os, sys
-a = sys.argv[1:]
-if "-c" in a:
-    print(json.dumps({{"version": [3, 11, 0], "numpy": "1.26",
-                      "frameworks": {{"pytorch": "2.1", "jax": "0.4"}}}}))
-    sys.exit()
-out = open(a[a.index("--out") + 1], "a")
-def emit(line):
-    out.write(line + "\\n"); out.flush()
-emit('{{"event": "env"}}')
-for p in a[a.index("--probes") + 1].split(","):
-    emit(json.dumps({{"event": "result", "probe": p, "status": "ok", "metrics": {{}}}}))
-emit('{{"event": "done", "kernels": ["matmul"]}}')
-for line in sys.stdin:
-    if os.environ.get("SILENT"):
-        continue
-    emit('{{"event": "round", "kernel": "matmul", "per_call": %s}}' % os.environ["PER_CALL"])
+ROUND = """
+if os.environ.get("SILENT"):
+    continue
+emit('{"event": "round", "kernel": "matmul", "per_call": %s}' % os.environ["PER_CALL"])
 """
 
 
@@ -50,10 +35,7 @@ def test_a_round_answer_of_times_is_read() -> None:
 
 @pytest.fixture
 def fake(tmp_path: Path) -> Path:
-    path = tmp_path / "fakepy"
-    path.write_text(FAKE.format(python=sys.executable))
-    path.chmod(0o755)
-    return path
+    return fake_interpreter(tmp_path, ROUND)
 
 
 @pytest.mark.skipif(os.name != "posix", reason="a fake interpreter script needs a shebang")

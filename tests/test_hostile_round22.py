@@ -5,35 +5,20 @@ underflow compare as loaded."""
 from __future__ import annotations
 
 import os
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from hostile_support import run
+from hostile_support import fake_interpreter, run
 
 from advisor.decide.conditions import ConditionError, parse_condition
 from advisor.io.safe_yaml import load_yaml_text
 from advisor.model.errors import InputError
 from advisor.model.facts import Facts
 
-FAKE = """#!{python}
-import json, sys, time
-a = sys.argv[1:]
-if "-c" in a:
-    print(json.dumps({{"version": [3, 11, 0], "numpy": "1.26",
-                      "frameworks": {{"pytorch": "2.1", "jax": "0.4"}}}}))
-    sys.exit()
-out = open(a[a.index("--out") + 1], "a")
-def emit(line):
-    out.write(line + "\\n"); out.flush()
-emit('{{"event": "env"}}')
-for p in a[a.index("--probes") + 1].split(","):
-    emit(json.dumps({{"event": "result", "probe": p, "status": "ok", "metrics": {{}}}}))
-emit('{{"event": "done", "kernels": ["matmul"]}}')
-for line in sys.stdin:
-    time.sleep(0.9)
-    emit(json.dumps({{"event": "round", "kernel": "matmul", "error": "E" * 500000}}))
+ROUND = """
+time.sleep(0.9)
+emit(json.dumps({"event": "round", "kernel": "matmul", "error": "E" * 500000}))
 """
 
 
@@ -41,9 +26,7 @@ for line in sys.stdin:
 def test_a_worker_that_answers_rounds_with_errors_is_asked_once_and_its_error_bounded(
     tmp_path: Path,
 ) -> None:
-    fake = tmp_path / "fakepy"
-    fake.write_text(FAKE.format(python=sys.executable))
-    fake.chmod(0o755)
+    fake = fake_interpreter(tmp_path, ROUND)
     env = {"ADVISOR_PROBE_TIMEOUT": "1", "ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
     start = time.monotonic()
     result = run("probe", "--python", str(fake), "--format", "json", cwd=tmp_path, env=env)
