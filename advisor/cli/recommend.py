@@ -164,10 +164,23 @@ def examples() -> None:
 @click.command()
 def schema() -> None:
     """Print the profile's JSON Schema."""
+    from advisor.model.field_guards import MAX_LIST_ITEMS
     from advisor.model.profile import Profile
 
+    def lists_as_read(node: object) -> None:  # no item twice, at most 64, as the loader says
+        if isinstance(node, dict):
+            if node.get("type") == "array":
+                node.update({"uniqueItems": True, "maxItems": MAX_LIST_ITEMS})
+            for value in node.values():
+                lists_as_read(value)
+        elif isinstance(node, list):
+            for value in node:
+                lists_as_read(value)
+
+    body = Profile.model_json_schema()
+    lists_as_read(body)
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
-    click.echo(json.dumps({**schema, **Profile.model_json_schema()}, indent=2))
+    click.echo(json.dumps({**schema, **body}, indent=2))
 
 
 def _format_for(fmt: str, template: str | None, output: str | None) -> str:

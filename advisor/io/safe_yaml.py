@@ -220,6 +220,14 @@ def _collect_lines(
                 key = _key_text(key_node)
                 field = ".".join(str(p) for p in (*where, key))
                 line = text_lines.line_of_mark(key_node.start_mark)
+                if isinstance(key_node, yaml.ScalarNode) and key_node.tag in _NOT_TEXT:
+                    raise InputError(  # at the key's own line, named as written
+                        f"Keys should be strings: YAML reads the key {key!r} as "
+                        f"{_NOT_TEXT[key_node.tag]}; quote it if it is meant as text",
+                        path=name,
+                        line=line,
+                        field=field,
+                    )
                 if key_node.tag == _MERGE:
                     merges += 1
                     if merges > 1:
@@ -255,6 +263,8 @@ def _key_text(node: yaml.Node) -> str:
 
 _BOOL = "tag:yaml.org,2002:bool"
 _NULL = "tag:yaml.org,2002:null"
+# keys no input has: a profile's, a pack's and a question file's keys are all text
+_NOT_TEXT = {_BOOL: "a boolean", _NULL: "null", _INT: "a number", _FLOAT: "a number"}
 _SPECIAL_FLOATS = {".inf": math.inf, "+.inf": math.inf, "-.inf": -math.inf, ".nan": math.nan}
 
 

@@ -168,7 +168,10 @@ def parse_count(value: Any) -> Any:
         if not match:
             raise ValueError("expected a number such as 125000000, 350M, 7B or 1.5e11")
         number, exponent, suffix = match.groups()
-        return float(number + (exponent or "")) * _SUFFIX.get((suffix or "").lower(), 1.0)
+        count = float(number + (exponent or "")) * _SUFFIX.get((suffix or "").lower(), 1.0)
+        if count == 0 and re.search(r"[1-9]", number):  # 1e-400 is not 0
+            raise ValueError(f"{value.strip()} is too small to hold (it would read as 0)")
+        return count
     return value
 
 

@@ -82,9 +82,12 @@ class Project(Section):
 
 # What an editor can check of a number written as text ('7B', '1,000,000', '256KB'); the
 # advisor's own reading (advisor/model/choices.py) stays the judge of the value.
-_DIGITS = r"(?:[0-9]{1,3}(?:[,_][0-9]{3})+|[0-9]+)?(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?"
-COUNT_TEXT = rf"^(?=.*[0-9])\s*{_DIGITS}\s*[kKmMbBgGtT]?\s*$"
-SIZE_TEXT = rf"^(?=.*[0-9])\s*{_DIGITS}\s*(?:[kKmMgGtT]?[iI]?[bB])?\s*$"
+_DIGITS = (
+    r"(?:[1-9][0-9]{0,2}(?:[,_][0-9]{3})+(?:\.[0-9]*)?|[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+    r"(?:[eE][+-]?[0-9]+)?"
+)  # thousands groups only after a first group that does not start with 0, as the reader
+COUNT_TEXT = rf"^\s*{_DIGITS}\s*[kKmMbBgGtT]?\s*$"
+SIZE_TEXT = rf"^\s*{_DIGITS}\s*(?:[kKmMgGtT](?:[iI]?[bB])?|[bB])?\s*$"
 
 
 def _number_or_text(pattern: str) -> Callable[[dict[str, Any]], None]:

@@ -187,6 +187,8 @@ def run_questionnaire(
                     line=question.line,
                     field=question.path,
                 )
+            if question.path in session.said:
+                continue  # the profile's own answer, valid as the model reads it: replayed
             try:
                 question.check(context[question.path], context)
             except AnswerError as exc:
