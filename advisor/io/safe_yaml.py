@@ -21,6 +21,7 @@ from advisor.io import safe_read
 from advisor.io.text_lines import LineIndex
 from advisor.io.yaml_guard import MAX_DEPTH, MAX_NODES, precheck_events  # noqa: F401 (re-exported)
 from advisor.model.errors import InputError
+from advisor.model.field_guards import underflows
 
 MAX_BYTES = safe_read.MAX_BYTES
 
@@ -70,12 +71,7 @@ def _construct_float(loader: yaml.constructor.SafeConstructor, node: yaml.Scalar
     """A float, except one that underflows (``1.0e-400`` is not 0, which a field may read as
     'no limit'): that stays the text it is, so its field refuses it at its line."""
     value = loader.construct_yaml_float(node)
-    return str(node.value) if value == 0 and _underflow(str(node.value)) else value
-
-
-def _underflow(text: str) -> bool:
-    """A float literal with a nonzero digit before its exponent (it is not 0)."""
-    return bool(re.search(r"[1-9]", re.split(r"[eE]", text, maxsplit=1)[0]))
+    return str(node.value) if underflows(str(node.value)) else value
 
 
 SafeLoader.add_constructor(_FLOAT, _construct_float)
@@ -284,7 +280,7 @@ def _key_value(node: yaml.Node) -> Any:
     if node.tag == _FLOAT:
         value = _SPECIAL_FLOATS.get(text.lower()) or float(text)
         # an underflowing float is kept as its text by the loader (_construct_float)
-        return str(node.value) if value == 0 and _underflow(str(node.value)) else value
+        return str(node.value) if underflows(str(node.value)) else value
     return _key_text(node)
 
 

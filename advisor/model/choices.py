@@ -9,7 +9,7 @@ import re
 from enum import Enum
 from typing import Any
 
-from advisor.model.field_guards import check_separators
+from advisor.model.field_guards import check_separators, underflows
 
 
 class Choice(str, Enum):
@@ -169,7 +169,7 @@ def parse_count(value: Any) -> Any:
             raise ValueError("expected a number such as 125000000, 350M, 7B or 1.5e11")
         number, exponent, suffix = match.groups()
         count = float(number + (exponent or "")) * _SUFFIX.get((suffix or "").lower(), 1.0)
-        if count == 0 and re.search(r"[1-9]", number):  # 1e-400 is not 0
+        if underflows(number + (exponent or ""), _SUFFIX.get((suffix or "").lower(), 1.0)):
             raise ValueError(f"{value.strip()} is too small to hold (it would read as 0)")
         return count
     return value
@@ -207,7 +207,7 @@ def parse_megabytes(value: Any) -> Any:
             raise ValueError("expected a size in MB such as 0.25, 256KB, 512MB or 4GB")
         number = match.group(1) + (match.group(2) or "")
         size = float(number) * _SIZE_MB[unit]
-        if size == 0 and re.search(r"[1-9]", match.group(1)):  # 1e-400 is not 'no limit'
+        if underflows(number, _SIZE_MB[unit]):  # 1e-400, or 1e-320 B, is not 'no limit'
             raise ValueError(f"{value.strip()} is too small to hold; write 0 for no limit")
         return size
     return value

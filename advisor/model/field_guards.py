@@ -86,10 +86,11 @@ def check_separators(value: str) -> None:
             )
 
 
-def underflows(text: str) -> bool:
-    """Whether ``text`` is a number that is not zero but reads as 0.0 ('1e-400')."""
+def underflows(text: str, scale: float = 1.0) -> bool:
+    """Whether ``text`` is a number that is not zero but reads as 0.0 ('1e-400'), also
+    once multiplied by its unit's ``scale`` ('1e-320 B' in MB)."""
     try:
-        number = float(text.strip())
+        number = float(text.strip()) * scale
     except ValueError:
         return False
     return number == 0 and bool(re.search(r"[1-9]", re.split(r"[eE]", text)[0]))
