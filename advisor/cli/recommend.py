@@ -204,13 +204,10 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
 
 def _check_interpreters(python: tuple[str, ...]) -> None:
     """Each --python names an executable file (asked what it is only when the probes run)."""
-    import os
+    from probes.env.interpreter import InterpreterError, executable
 
-    from probes.env.interpreter import locate, shown
-
-    for path in python:  # the words the probes use when they find the same (interpreter.py)
-        exe = locate(path)
-        if not exe or not os.path.exists(exe):
-            raise InputError(f"--python {shown(path)}: no such file")
-        if os.path.isdir(exe) or not os.access(exe, os.X_OK):
-            raise InputError(f"--python {shown(path)}: not an executable file")
+    for path in python:  # the probes' own check, before any question is asked
+        try:
+            executable(path)
+        except InterpreterError as exc:
+            raise InputError(str(exc)) from None

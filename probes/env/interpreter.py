@@ -111,13 +111,20 @@ def locate(path: str) -> str | None:
     return os.path.abspath(exe) if exe else None
 
 
-def inspect(path: str) -> Interpreter:
-    """Ask the interpreter at ``path`` what it is; InterpreterError when it cannot serve."""
+def executable(path: str) -> str:
+    """The file ``--python path`` names, when it is an executable file (InterpreterError
+    otherwise); nothing is run."""
     exe = locate(path)
     if not exe or not Path(exe).exists():
         raise InterpreterError(f"--python {shown(path)}: no such file")
     if not os.access(exe, os.X_OK) or Path(exe).is_dir():
         raise InterpreterError(f"--python {shown(path)}: not an executable file")
+    return exe
+
+
+def inspect(path: str) -> Interpreter:
+    """Ask the interpreter at ``path`` what it is; InterpreterError when it cannot serve."""
+    exe = executable(path)
     spec = {fw: [IMPORT_NAME[fw], list(DISTRIBUTIONS[fw])] for fw in FRAMEWORKS}
     try:
         info = _answer([exe, "-E", "-c", _SCRIPT, json.dumps(spec)])
