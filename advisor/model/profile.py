@@ -167,8 +167,9 @@ class Deployment(Section):
         default_factory=list,
         description="Accelerators on the edge or mobile devices: Coral Edge TPU, phone NPUs "
         "(Qualcomm, MediaTek, Pixel), Apple Neural Engine, NVIDIA Jetson, Intel NPU, Arm Ethos-U, "
-        "or an FPGA (fpga_logic: the network compiled into logic with hls4ml or FINN; fpga_dpu: "
-        "an AI engine or DPU such as AMD Vitis AI), on a device or in a server.",
+        "or an FPGA (fpga_logic: the network itself compiled into FPGA or custom-chip (ASIC) logic "
+        "by high-level synthesis, with hls4ml or FINN; fpga_dpu: an AI engine or DPU such as AMD "
+        "Vitis AI), on a device or in a server.",
     )
     device_memory_mb: float = Field(
         0,
