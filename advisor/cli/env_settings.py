@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import os
 
+from advisor.cli.output import own_folder_holding
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.errors import InputError
 from advisor.model.terminal_text import clip
@@ -79,5 +80,17 @@ def _check_cache_dir() -> None:
         raise InputError(
             f"{why}, so the probe cache folder would be {clip(str(folder), 80)!r}; set it to an "
             "absolute path (or set ADVISOR_CACHE_DIR)",
+            field=f"${name}",
+        )
+    if folder.exists() and not folder.is_dir():
+        raise InputError(
+            f"the probe cache folder {clip(str(folder), 80)!r} exists and is not a folder",
+            field=f"${name}",
+        )
+    own = own_folder_holding(str(folder))
+    if own:
+        raise InputError(
+            f"the probe cache folder {clip(str(folder), 80)!r} lies in the advisor's own code "
+            f"or data ({clip(own, 80)}); choose a folder outside it",
             field=f"${name}",
         )

@@ -6,11 +6,13 @@ requested output goes to stdout, so JSON stays clean.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from typing import Any, NoReturn
 
 import click
+from click.shell_completion import get_completion_class
 
 from advisor.cli.std_streams import fill_closed_fds, guard_stdout, silence_stdout
 from advisor.cli.stop_signals import Stopped
@@ -79,6 +81,39 @@ class AdvisorGroup(click.Group):
         if standalone:
             sys.exit(result if isinstance(result, int) else 0)
         return result
+
+    def _main_shell_completion(
+        self, ctx_args: Any, prog_name: str, complete_var: str | None = None
+    ) -> None:
+        """Shell completion (README), with its environment read as input: an unknown
+        instruction or missing or non-numeric COMP_CWORD is exit 2 and one line, not click's
+        silent exit 1 or a traceback."""
+        var = complete_var or "_{}_COMPLETE".format(
+            prog_name.replace("-", "_").replace(".", "_").upper()
+        )
+        instruction = os.environ.get(var)
+        if not instruction:
+            return
+        shell, _, action = instruction.partition("_")
+        if get_completion_class(shell) is None or action not in ("source", "complete"):
+            fail(
+                InputError(
+                    f"{inert(instruction[:80])!r} is not a completion instruction (for "
+                    "example bash_source, zsh_source, fish_source)",
+                    field=var,
+                )
+            )
+        try:
+            super()._main_shell_completion(ctx_args, prog_name, complete_var)
+        except (KeyError, ValueError, IndexError) as exc:
+            fail(
+                InputError(
+                    "the shell's completion variables (COMP_WORDS, COMP_CWORD) are missing "
+                    f"or unreadable ({clip(exc)}); completion runs from the shell's own "
+                    "completion script",
+                    field=var,
+                )
+            )
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:  # `advisor --help | true`: the help is printed while the arguments are parsed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mimetypes
 import os
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -97,6 +98,13 @@ def _own_data() -> list[str]:
     return [*folders, str(QUESTIONS_FILE), *sources]
 
 
+def own_folder_holding(folder: str) -> str | None:
+    """The advisor's own data or code folder that ``folder`` is, or lies in (created or
+    not yet), else None: nothing the advisor writes, its probe cache included, goes there."""
+    probe = os.path.join(folder, "x")
+    return next((own for own in _own_data() if _inside(probe, own)), None)
+
+
 def _inside(path: str, folder: str, *, top_only: bool = False) -> bool:
     """True if ``path`` would be written inside the directory ``folder`` (``top_only``:
     directly in it, not in a subfolder). The folder it lands in is resolved as the kernel
@@ -167,10 +175,14 @@ def emit(text: str, destination: Destination) -> None:
 # server-side includes (.shtml, .ehtml), web archives (.mht, .mhtml), SVG and XML (with
 # the XML kinds browsers render: XSL, XBL, MathML, RDF), and Windows' HTML applications
 # and components (.hta runs in mshta with the user's rights; .htc).
+# Beyond this list, any suffix the machine's MIME table (Python's mimetypes, which reads
+# /etc/mime.types) gives an HTML or XML type counts: a browser or web server that consults
+# the same table renders it as markup (Debian's table gives .xhtm XHTML, .rss and .kml XML).
 _HTML_SUFFIXES = {
-    *("html", "htm", "xhtml", "xht", "shtml", "shtm", "ehtml", "mht", "mhtml"),
-    *("svg", "xml", "xsl", "xslt", "xbl", "mml", "rdf", "hta", "htc"),
+    *("html", "htm", "xhtml", "xhtm", "xht", "shtml", "shtm", "ehtml", "mht", "mhtml"),
+    *("svg", "svgz", "xml", "xsl", "xslt", "xbl", "mml", "rdf", "hta", "htc", "xul"),
 }
+_MARKUP_TYPES = ("text/html", "text/xml", "application/xml", "image/svg+xml")
 
 
 def named_html(name: str) -> bool:
@@ -178,7 +190,15 @@ def named_html(name: str) -> bool:
     t.html.j2.txt): such a template is almost surely HTML, and its data must be escaped so.
     Suffixes are compared as Windows opens them: trailing dots and spaces stripped, and an
     NTFS stream name cut off ('r.html::$DATA' is r.html)."""
-    return bool(_HTML_SUFFIXES & set(_suffixes(name)))
+    return any(_markup_suffix(suffix) for suffix in _suffixes(name))
+
+
+def _markup_suffix(suffix: str) -> bool:
+    """A suffix in the list above, or one the MIME table maps to an HTML or XML type."""
+    if suffix in _HTML_SUFFIXES:
+        return True
+    kind = mimetypes.guess_type(f"x.{suffix}", strict=False)[0] or ""
+    return kind in _MARKUP_TYPES or kind.endswith("+xml")
 
 
 def named_json(name: str) -> bool:

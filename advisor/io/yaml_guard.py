@@ -5,7 +5,9 @@ an anchored collection costs the whole collection, including the aliases inside 
 the text it would hold (an alias to a long string costs the whole string each time),
 refuses a list or mapping of more than ``MAX_ENTRIES`` entries, an alias to an anchor
 that is still open (``&a [*a]``: a recursive structure
-that nothing downstream can walk), nesting deeper than ``MAX_DEPTH``, and plain
+that nothing downstream can walk), a mapping key written as an alias (``*k : v``: its
+node, and so its line, is the anchor's, and a reader of the file cannot see which field
+it sets), nesting deeper than ``MAX_DEPTH``, and plain
 scalars that would become numbers too long to convert. It walks events iteratively,
 so its cost is linear in the number of events.
 """
@@ -69,6 +71,13 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
                 stack[-1][4] += total_text
             continue
         elif isinstance(event, yaml.AliasEvent):
+            if stack and stack[-1][3] == 2 and stack[-1][2] % 2 == 0:  # a mapping's key
+                raise InputError(
+                    f"a key written as an alias ('*{event.anchor[:60]}') is not allowed: "
+                    "write the key itself",
+                    path=name,
+                    line=line,
+                )
             if event.anchor in open_anchors:
                 raise InputError(
                     f"recursive YAML alias '*{event.anchor}' (an anchor that contains itself)",

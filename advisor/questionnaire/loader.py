@@ -247,6 +247,12 @@ def _load_validators(validators: Any, known: set[str], fail: Any) -> tuple[Check
             raise fail("each validator is a mapping with exactly 'require' and 'message'", key)
         if not isinstance(item["message"], str) or not item["message"].strip():
             raise fail("the validator's message must be text", key)
+        if len(item["message"]) > MAX_TEXT_CHARS:
+            raise fail(
+                f"the validator's message is too long ({len(item['message'])} characters, "
+                f"limit {MAX_TEXT_CHARS})",
+                key,
+            )
         condition = _load_condition(item["require"], known, fail, key)
         checks.append(Check(condition, item["message"].strip()))
     return tuple(checks)

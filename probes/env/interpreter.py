@@ -201,7 +201,8 @@ def _answer(command: list[str]) -> dict[str, Any]:
     info["frameworks"] = {
         fw: found.get(fw) if _short_text(found.get(fw)) else None for fw in FRAMEWORKS
     }
-    info["implementation"] = str(info.get("implementation"))[:MAX_VERSION_CHARS]
+    impl = info.get("implementation")  # our script always says; an unknown one says python
+    info["implementation"] = (impl if _short_text(impl) else "python")[:MAX_VERSION_CHARS]
     return info
 
 
