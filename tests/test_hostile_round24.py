@@ -159,3 +159,19 @@ def test_a_probe_cache_that_is_a_file_is_refused(tmp_path: Path) -> None:
         "probe", "--python", str(python), cwd=tmp_path, env={"ADVISOR_CACHE_DIR": "/dev/null"}
     )
     assert_refused(done, "$ADVISOR_CACHE_DIR", "not a folder")
+
+
+@pytest.mark.parametrize("raw", [b"p\xff.yaml", "a\u202eb.yaml".encode(), "z\u200b.yaml".encode()])
+def test_the_reproduce_command_names_the_file_that_was_read(tmp_path: Path, raw: bytes) -> None:
+    folder = os.fsencode(str(tmp_path))
+    with open(os.path.join(folder, raw), "wb") as f:
+        f.write(b"purpose: research\n")
+    name = os.fsdecode(raw)
+    done = run("recommend", name, "--probes", "none", cwd=tmp_path)
+    assert done.code == 0, done.err
+    line = next(x for x in done.out.splitlines() if "advisor recommend $'" in x)
+    word = line.split("advisor recommend ", 1)[1].split(" --", 1)[0].strip("`")
+    named = subprocess.run(
+        ["bash", "-c", f"printf %s {word}"], capture_output=True, check=True, cwd=tmp_path
+    ).stdout
+    assert named == raw

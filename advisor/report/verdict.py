@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shlex
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -26,21 +28,21 @@ def source(
     if example:
         label = f"bundled example '{example}'"
         origin = f"the {label}"
-        command = f"advisor recommend --example {shlex.quote(example)}"
+        command = f"advisor recommend --example {shell_word(example)}"
     elif path:
         label = str(path)
         origin = label
-        command = f"advisor recommend {shlex.quote(str(path))}"
+        command = f"advisor recommend {shell_word(str(path))}"
     else:
         label = "answers to the questionnaire"
         origin = "your answers to the questionnaire"
         command = "advisor ask -o profile.yaml && advisor recommend profile.yaml"
-    command += "".join(f" --rules {shlex.quote(d)}" for d in rule_dirs)
+    command += "".join(f" --rules {shell_word(d)}" for d in rule_dirs)
     if decision is not None and decision.ruleset.point_in_time and decision.ruleset.as_of:
-        command += f" --as-of {shlex.quote(decision.ruleset.as_of)}"
+        command += f" --as-of {shell_word(decision.ruleset.as_of)}"
     if decision is not None and decision.sensitivity and decision.sensitivity.seed != 0:
         command += f" --seed {decision.sensitivity.seed}"
-    interpreters = "".join(f" --python {shlex.quote(p)}" for p in python)
+    interpreters = "".join(f" --python {shell_word(p)}" for p in python)
     measure_command = f"{command}{interpreters} --probes quick"
     if level != "none":  # --python needs probes, so only a measuring command carries it
         command += interpreters
@@ -51,6 +53,27 @@ def source(
         "measure_command": measure_command,
         "probe_level": level,
     }
+
+
+# Characters a report cannot show as they are: controls, format characters (bidi
+# overrides, zero-width), surrogates (bytes of a name that is not UTF-8), private-use,
+# unassigned, and line or paragraph separators.
+_UNSHOWABLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one shell word that names the same file when pasted into bash or zsh:
+    shlex's quoting, or, for a name holding a character a report cannot show (which the
+    report would drop or escape, leaving a command that names another file), ANSI-C
+    quoting of its bytes (``$'p\\xff.yaml'``)."""
+    if not any(unicodedata.category(ch) in _UNSHOWABLE for ch in text):
+        return shlex.quote(text)
+    try:  # a name read from the system: its surrogates are its bytes
+        raw = os.fsencode(text)
+    except UnicodeError:
+        raw = text.encode("utf-8", "surrogatepass")
+    body = "".join(chr(b) if 0x20 <= b < 0x7F and b not in b"'\\" else f"\\x{b:02x}" for b in raw)
+    return f"$'{body}'"
 
 
 def _example_name(path: str | None) -> str | None:
