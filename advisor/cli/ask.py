@@ -51,7 +51,8 @@ def ask(
     # renders (the profile's texts are YAML, not escaped markup) or one that promises JSON
     if output and (named_html(output) or named_json(output)):
         raise InputError(
-            "advisor ask writes a YAML profile: name the file .yaml (not HTML, SVG or JSON)",
+            "advisor ask writes a YAML profile, and this name is one a browser or web server "
+            "reads as HTML, XML or JSON: end it in .yaml",
             field="--output",
         )
     destination = check_destination(output, force=force, inputs=(from_path, questions_path))

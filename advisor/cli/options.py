@@ -35,16 +35,24 @@ class AsciiInt(click.ParamType):
 
     name = "integer"
 
+    def __init__(self, minimum: int | None = None) -> None:
+        self.minimum = minimum
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):
-            return value
-        text = str(value)
-        if not re.fullmatch(r"[+-]?[0-9]{1,4000}", text):
-            self.fail(f"{text!r} is not an integer in ASCII digits.", param, ctx)
-        return int(text)
+            number = value
+        else:
+            text = str(value)
+            if not re.fullmatch(r"[+-]?[0-9]{1,4000}", text):
+                self.fail(f"{clip(text, 40)!r} is not an integer in ASCII digits.", param, ctx)
+            number = int(text)
+        if self.minimum is not None and number < self.minimum:
+            self.fail(f"{number} is below {self.minimum}.", param, ctx)
+        return number
 
 
 ASCII_INT = AsciiInt()
+ASCII_COUNT = AsciiInt(minimum=0)  # a number of days, items...: 0 or more
 
 
 class AdvisorGroup(click.Group):
@@ -192,13 +200,26 @@ def _refuse_repeats(command: click.Command, args: list[str]) -> None:
         and param.nargs == 1
         for opt in param.opts
     }
+    takes_value = {  # options whose next token is their value, never an option
+        opt
+        for param in command.params
+        if isinstance(param, click.Option) and not (param.is_flag or param.count)
+        for opt in param.opts
+    }
     seen: dict[str | None, tuple[str, str]] = {}
     tokens = iter(args)
     for token in tokens:
         if token == "--":
             break
-        opt, eq, value = token.partition("=") if token.startswith("--") else (token, "", "")
+        if token.startswith("--"):
+            opt, eq, value = token.partition("=")
+        elif token[:2] in takes_value and len(token) > 2:  # -oVALUE, click's attached form
+            opt, eq, value = token[:2], "=", token[2:]
+        else:
+            opt, eq, value = token, "", ""
         if opt not in single:
+            if opt in takes_value and not eq:
+                next(tokens, "")  # its value, whatever it looks like
             continue
         if not eq:
             value = next(tokens, "")

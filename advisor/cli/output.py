@@ -190,13 +190,21 @@ def named_html(name: str) -> bool:
     t.html.j2.txt): such a template is almost surely HTML, and its data must be escaped so.
     Suffixes are compared as Windows opens them: trailing dots and spaces stripped, and an
     NTFS stream name cut off ('r.html::$DATA' is r.html)."""
-    return any(_markup_suffix(suffix) for suffix in _suffixes(name))
-
-
-def _markup_suffix(suffix: str) -> bool:
-    """A suffix in the list above, or one the MIME table maps to an HTML or XML type."""
-    if suffix in _HTML_SUFFIXES:
+    suffixes = _suffixes(name)
+    if _HTML_SUFFIXES & set(suffixes):
         return True
+    # the MIME table decides only for the suffix a server or browser reads: the last one,
+    # or the one before a template's own suffix ('t.rss.j2'); an 'its' or 'rs' inside a
+    # name ('team.its.yaml', 'acme.rs.md') is part of the name
+    read = suffixes[-2:] if suffixes[-1:] and suffixes[-1] in _TEMPLATE_SUFFIXES else suffixes[-1:]
+    return any(_mime_markup(suffix) for suffix in read)
+
+
+_TEMPLATE_SUFFIXES = {"j2", "jinja", "jinja2", "tmpl", "tpl", "template"}
+
+
+def _mime_markup(suffix: str) -> bool:
+    """Whether the MIME table maps the suffix to an HTML or XML type."""
     kind = mimetypes.guess_type(f"x.{suffix}", strict=False)[0] or ""
     return kind in _MARKUP_TYPES or kind.endswith("+xml")
 

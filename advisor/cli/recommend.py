@@ -116,6 +116,10 @@ def recommend(
     rule_paths = input_paths(rule_dirs, "--rules")
     _check_interpreters(python)
 
+    if example is not None and not example.strip():
+        raise InputError(
+            "is empty: name a bundled example (advisor examples lists them)", field="--example"
+        )
     if profile and example:
         raise InputError("give a PROFILE file or --example, not both", field="--example")
     if example:

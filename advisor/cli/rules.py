@@ -9,6 +9,7 @@ import sys
 
 import click
 
+from advisor.cli.options import ASCII_COUNT
 from advisor.io.safe_read import input_paths
 from advisor.model.terminal_text import clip, for_terminal, inert, one_line
 
@@ -60,7 +61,7 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
 @click.option(
     "--stale",
     "stale_days",
-    type=click.IntRange(min=0),
+    type=ASCII_COUNT,
     metavar="DAYS",
     help="List evidence last checked more than DAYS days ago (exit 1 if any).",
 )
@@ -113,11 +114,14 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
     )
     if stale_days is None:
         return
-    stale = stale_evidence(checked, stale_days, today=day)
+    # ages count from the machine's own date: the latest date anywhere on Earth (`day`)
+    # only keeps a date checked today somewhere from being refused as in the future
+    local = today.date() if today else dt.date.today()
+    stale = stale_evidence(checked, stale_days, today=local)
     for item in stale:
         click.echo(f"stale: {one_line(item)}")
     click.echo(
-        f"{len(stale)} evidence entries last checked more than {stale_days} days before {day}"
+        f"{len(stale)} evidence entries last checked more than {stale_days} days before {local}"
     )
     sys.exit(1 if stale else 0)
 

@@ -65,14 +65,18 @@ def shell_word(text: str) -> str:
     """``text`` as one shell word that names the same file when pasted into bash or zsh:
     shlex's quoting, or, for a name holding a character a report cannot show (which the
     report would drop or escape, leaving a command that names another file), ANSI-C
-    quoting of its bytes (``$'p\\xff.yaml'``)."""
-    if not any(unicodedata.category(ch) in _UNSHOWABLE for ch in text):
+    quoting of its bytes (``$'p\\xff.yaml'``). Braces are written so too: an HTML report
+    sets a zero-width space beside every brace of its data (SECURITY.md), which a copied
+    command would carry. A path starting with ``-`` gets ``./``, so it is never an option."""
+    if text.startswith("-"):
+        text = "./" + text
+    if not any(unicodedata.category(ch) in _UNSHOWABLE or ch in "{}" for ch in text):
         return shlex.quote(text)
     try:  # a name read from the system: its surrogates are its bytes
         raw = os.fsencode(text)
     except UnicodeError:
         raw = text.encode("utf-8", "surrogatepass")
-    body = "".join(chr(b) if 0x20 <= b < 0x7F and b not in b"'\\" else f"\\x{b:02x}" for b in raw)
+    body = "".join(chr(b) if 0x20 <= b < 0x7F and b not in b"'\\{}" else f"\\x{b:02x}" for b in raw)
     return f"$'{body}'"
 
 
