@@ -127,3 +127,9 @@ def test_long_words_wrap_inside_the_html_page(tmp_path: Path) -> None:
     done = run("recommend", "p.yaml", "--probes", "none", "--format", "html", cwd=tmp_path)
     assert done.code == 0, done.err
     assert "overflow-wrap: break-word" in done.out
+
+
+@pytest.mark.parametrize(("month", "word"), [("9999-12", "after"), ("1000-01", "before")])
+def test_a_month_outside_the_years_is_named_as_such(tmp_path: Path, month: str, word: str) -> None:
+    done = run("recommend", "--example", "student-starter", "--as-of", month, cwd=tmp_path)
+    assert_refused(done, "--as-of", f"{month} is {word} the months")

@@ -8,6 +8,7 @@ release, veto a framework today), so loading refuses it with the file, line and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
@@ -128,6 +129,13 @@ def check_view_month(month: str) -> str:
     from advisor.model.rulepack import MONTH_RE
 
     text = month.strip()
+    if re.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])", text) and not MONTH_RE.match(text):
+        year = int(text[:4])  # a month, outside the years the knowledge can speak of
+        raise InputError(
+            f"{text} is {'after' if year > 2000 else 'before'} the months the advisor can "
+            f"answer for (from the first framework release to {knowledge_month()})",
+            field="--as-of",
+        )
     if not MONTH_RE.match(text):
         raise InputError(
             f"expected a month as YYYY-MM (e.g. 2019-06), not '{clip(month)}'", field="--as-of"
