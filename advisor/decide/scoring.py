@@ -216,7 +216,7 @@ def confidence(
         level = "high" if margin >= 15 else "medium" if margin >= model.high_margin else "low"
     elif win_p >= model.high_win_probability and margin >= model.high_margin:
         level = "high"
-    elif win_p >= model.medium_win_probability:
+    elif win_p >= model.medium_win_probability and margin >= model.medium_margin:
         level = "medium"
     else:
         level = "low"

@@ -247,6 +247,7 @@ class DecisionModel(Strict):
     high_win_probability: float = Field(0.9, ge=0, le=1)
     high_margin: float = Field(8.0, ge=0)
     medium_win_probability: float = Field(0.65, ge=0, le=1)
+    medium_margin: float = Field(0.0, ge=0)  # points ahead a "medium" needs as well
     high_needs_decisive: bool = True  # 'high' only with a decisive fact (or a veto) behind it
     # 'high' only when the winner's best route to each place the model must run is at
     # least this mature (rules/data/routes.yaml); None: routes do not cap the confidence
