@@ -152,6 +152,19 @@ class AdvisorGroup(click.Group):
             reader_gone()
 
 
+class SubGroup(click.Group):
+    """A group under the top one (``advisor rules``): its commands' options get the same
+    check for a single-value option given twice."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:
+            _refuse_repeats(command, rest)
+        return name, command, rest
+
+
 python_option = click.option(
     "--python",
     "python",

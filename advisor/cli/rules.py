@@ -9,12 +9,12 @@ import sys
 
 import click
 
-from advisor.cli.options import ASCII_COUNT
+from advisor.cli.options import ASCII_COUNT, SubGroup
 from advisor.io.safe_read import input_paths
-from advisor.model.terminal_text import clip, for_terminal, inert, one_line
+from advisor.model.terminal_text import AT_JOINED, clip, for_terminal, inert, one_line
 
 
-@click.group()
+@click.group(cls=SubGroup)
 def rules() -> None:
     """Inspect and check rule packs."""
 
@@ -53,7 +53,14 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
         raise InputError(f"no rule with id '{clip(rule_id)}'{suggestion}", field="RULE_ID")
     if rule.holds and rule.holds.until and ruleset.get(rule.id) is None:
         ruleset = ruleset.at(last_month_before(rule.holds.until))  # its routes, in its time
-    click.echo(for_terminal(rule_markdown(rule, ruleset)), nl=False)
+    page = rule_markdown(rule, ruleset)
+    # the word joiner the Markdown puts after an "@" is the advisor's own: a terminal shows
+    # the "@" alone, a file or pipe keeps the joiner (as recommend does); all else is inert
+    if sys.stdout.isatty():
+        page = for_terminal(page.replace(AT_JOINED, "@"))
+    else:
+        page = AT_JOINED.join(for_terminal(part) for part in page.split(AT_JOINED))
+    click.echo(page, nl=False)
 
 
 @rules.command("check")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import unicodedata
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 
 from advisor.frameworks import DISPLAY_NAMES
 from advisor.model.decision import Decision, NoFit
+from advisor.model.terminal_text import INVISIBLE
 from advisor.report.labels import name, ordinal
 from advisor.report.text import fmt_num, fmt_pct
 
@@ -59,6 +61,9 @@ def source(
 # overrides, zero-width), surrogates (bytes of a name that is not UTF-8), private-use,
 # unassigned, and line or paragraph separators.
 _UNSHOWABLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+# ...and what reports and terminals alter whatever its category (terminal_text.INVISIBLE:
+# Hangul fillers, the grapheme joiner, variation selectors, the braille blank), and braces
+_ALTERED = re.compile(f"[{INVISIBLE}{{}}]")
 
 
 def shell_word(text: str) -> str:
@@ -70,7 +75,7 @@ def shell_word(text: str) -> str:
     command would carry. A path starting with ``-`` gets ``./``, so it is never an option."""
     if text.startswith("-"):
         text = "./" + text
-    if not any(unicodedata.category(ch) in _UNSHOWABLE or ch in "{}" for ch in text):
+    if not (_ALTERED.search(text) or any(unicodedata.category(ch) in _UNSHOWABLE for ch in text)):
         return shlex.quote(text)
     try:  # a name read from the system: its surrogates are its bytes
         raw = os.fsencode(text)
