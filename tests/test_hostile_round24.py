@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostile_support import Result, assert_refused, fake_interpreter, run, snapshot
 
 from advisor.cli.output import named_html
-from tests.hostile_support import Result, assert_refused, fake_interpreter, run, snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 

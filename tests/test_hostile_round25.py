@@ -10,9 +10,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hostile_support import assert_refused, run
 
 from advisor.cli.output import named_html
-from tests.hostile_support import assert_refused, run
 
 RULE = """rules:
   - id: DEP901

@@ -8,9 +8,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hostile_support import assert_refused, run
 
 from advisor.report.verdict import shell_word
-from tests.hostile_support import assert_refused, run
 
 PACK = """rules:
   - id: DEP901
