@@ -100,6 +100,20 @@ def test_every_profile_field_is_read_by_a_rule_or_marked_display_only() -> None:
     assert unread == []
 
 
+def test_no_bundled_rule_reads_a_field_marked_display_only() -> None:
+    """The reference, the schema and the questionnaire promise that a display-only field
+    changes no verdict (a rule that read `workload.model_family`, which the questionnaire
+    fills with its default, broke that promise once)."""
+    read = set().union(*(r.condition.fields() for r in PACK.all_rules if r.condition))
+    marked = []
+    for path in PROFILE_PATHS:
+        _, info = model_field(path)
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if DISPLAY_ONLY in extra:
+            marked.append(path)
+    assert marked and not read & set(marked)
+
+
 def test_the_long_term_priority_never_penalises_the_teams_own_tensorflow_stack() -> None:
     data = {"existing_code": ["tf2_keras"], "priorities": {"long_term_stability": 5}}
     d = decide(Profile.model_validate(data), None, PACK, with_sensitivity=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import re
@@ -52,7 +53,9 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
         suggestion = f"; did you mean {hint[0]}?" if hint else ""
         raise InputError(f"no rule with id '{clip(rule_id)}'{suggestion}", field="RULE_ID")
     if rule.holds and rule.holds.until and ruleset.get(rule.id) is None:
-        ruleset = ruleset.at(last_month_before(rule.holds.until))  # its routes, in its time
+        # its routes, in its time (a month no view can hold, say 1899-12: today's)
+        with contextlib.suppress(ValueError):
+            ruleset = ruleset.at(last_month_before(rule.holds.until))
     page = rule_markdown(rule, ruleset)
     # the word joiner the Markdown puts after an "@" is the advisor's own: a terminal shows
     # the "@" alone, a file or pipe keeps the joiner (as recommend does); all else is inert

@@ -290,6 +290,8 @@ def _recommendation(
         backed=runner_up is None or firm[first.framework] > runner_up.decisive,
         assumed=tuple(assumed[first.framework]),
         weak_route=weak,
+        decisive_lead=runner_up is not None
+        and ev.decisive[first.framework] > ev.decisive[runner_up.framework],
     )
     info = ruleset.meta.frameworks[first.framework]
     stack = [

@@ -199,6 +199,7 @@ def confidence(
     backed: bool = True,
     assumed: tuple[str, ...] = (),
     weak_route: str | None = None,
+    decisive_lead: bool = False,
 ) -> tuple[str, str | None]:
     """high / medium / low from the win probability, the margin and the profile's depth,
     and, when something capped a "high" at medium, why (else None).
@@ -209,14 +210,15 @@ def confidence(
     (``backed`` false: soft preferences alone, or a decisive fact that holds only through
     ``assumed``, answers the profile does not give) cap it at medium, and so does
     ``weak_route``: the winner's way to a place the model must run, when it is less mature
-    than the model's ``high_needs_route``."""
+    than the model's ``high_needs_route``. ``medium_margin`` is in shown points, which
+    saturate at 100: a lead in decisive units (``decisive_lead``) needs no such margin."""
     if tie or all_vetoed or thin:
         return "low", None
     if win_p is None:
         level = "high" if margin >= 15 else "medium" if margin >= model.high_margin else "low"
     elif win_p >= model.high_win_probability and margin >= model.high_margin:
         level = "high"
-    elif win_p >= model.medium_win_probability and margin >= model.medium_margin:
+    elif win_p >= model.medium_win_probability and (margin >= model.medium_margin or decisive_lead):
         level = "medium"
     else:
         level = "low"

@@ -40,12 +40,16 @@ def source(
         origin = "your answers to the questionnaire"
         command = "advisor ask -o profile.yaml && advisor recommend profile.yaml"
     command += "".join(f" --rules {shell_word(d)}" for d in rule_dirs)
+    seed = ""
+    if decision is not None and decision.sensitivity and decision.sensitivity.seed != 0:
+        seed = f" --seed {decision.sensitivity.seed}"
+    interpreters = "".join(f" --python {shell_word(p)}" for p in python)
+    # measurements are of today's frameworks: the command that measures drops --as-of,
+    # which takes --probes none only
+    measure_command = f"{command}{seed}{interpreters} --probes quick"
     if decision is not None and decision.ruleset.point_in_time and decision.ruleset.as_of:
         command += f" --as-of {shell_word(decision.ruleset.as_of)}"
-    if decision is not None and decision.sensitivity and decision.sensitivity.seed != 0:
-        command += f" --seed {decision.sensitivity.seed}"
-    interpreters = "".join(f" --python {shell_word(p)}" for p in python)
-    measure_command = f"{command}{interpreters} --probes quick"
+    command += seed
     if level != "none":  # --python needs probes, so only a measuring command carries it
         command += interpreters
     return {
@@ -174,7 +178,12 @@ def standing(decision: Decision) -> list[dict[str, Any]]:
 def _no_fit_sentence(no_fit: NoFit | None) -> str:
     """The verdict when nothing fits: no candidate, why, and what would let one fit."""
     items = no_fit.what_would_fit if no_fit else []
-    why = "; ".join(f"{DISPLAY_NAMES[c.framework]} by {', '.join(c.vetoed_by)}" for c in items)
+    why = "; ".join(
+        f"{DISPLAY_NAMES[c.framework]} by {', '.join(c.vetoed_by)}"
+        if c.vetoed_by
+        else f"{DISPLAY_NAMES[c.framework]} not yet released"  # a point-in-time view's month
+        for c in items
+    )
     fix = next((c for c in items if c.change), None)
     if fix:
         hint = f"one change would let {DISPLAY_NAMES[fix.framework]} fit: {fix.change}"
