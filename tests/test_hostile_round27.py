@@ -66,3 +66,17 @@ def test_a_decisive_lead_is_at_least_medium_whatever_the_shown_margin(tmp_path: 
     assert done.code == 0, done.err
     verdict = next(x for x in done.out.splitlines() if x.startswith("**Build on"))
     assert "ahead on decisive facts" in verdict and "confidence: medium" in verdict, verdict
+
+
+def test_a_user_packs_rule_examples_still_run_on_every_recommendation(tmp_path: Path) -> None:
+    """A recommendation skips the bundled pack's fixtures (tested), never a user pack's."""
+    (tmp_path / "pk").mkdir()
+    (tmp_path / "pk" / "r.yaml").write_text(
+        OLD_RULE.replace(
+            'holds:\n      until: "1900-01"', 'holds:\n      until: "2030-01"'
+        ).replace("{deployment: {targets: [server]}}", "{deployment: {targets: [mobile]}}")
+    )
+    done = run("recommend", "--example", "student-starter", "--probes", "none", "--rules", "pk",
+               cwd=tmp_path)  # fmt: skip
+    assert done.code == 2, done.err
+    assert "examples.ok[0]" in done.err and "should not fire" in done.err

@@ -23,10 +23,8 @@ from advisor.decide.conditions import (
     Condition,
     ConditionError,
     parse_condition,
-    why_not,
 )
 from advisor.decide.consistency import Check, load_pack_checks, release_checks
-from advisor.decide.context import example_context
 from advisor.decide.dating import (
     check_evidence_dated,
     check_priors_started,
@@ -46,6 +44,7 @@ from advisor.decide.framework_files import (
 from advisor.decide.pack_layout import rule_files, user_packs
 from advisor.decide.releases import fill_releases, load_snapshot, snapshot_path
 from advisor.decide.routes import RouteTable, load_routes
+from advisor.decide.rule_examples import check_examples
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.errors import InputError
@@ -224,10 +223,16 @@ def load_pack_meta(
 
 
 def load_rule_file(
-    path: Path, meta: PackMeta, doc: YamlDocument | None = None, *, dated_by: date | None = None
+    path: Path,
+    meta: PackMeta,
+    doc: YamlDocument | None = None,
+    *,
+    dated_by: date | None = None,
+    examples: bool = True,
 ) -> list[tuple[Rule, int | None]]:
     """Load and validate one rules file; each rule comes with its line. ``dated_by``: no
-    evidence may be dated after this day (a user's pack; None: not checked here)."""
+    evidence may be dated after this day (a user's pack; None: not checked here);
+    ``examples``: run each rule's fixtures (advisor.decide.rule_examples)."""
     doc = doc or load_pack_file(path)
     name = str(path)
     own = is_framework_file(path.stem)
@@ -293,30 +298,10 @@ def load_rule_file(
                 field=f"{label}: id",
             )
         rule = rule.model_copy(update={"condition": condition})
-        _check_examples(rule, doc, loc, label)
+        if examples:
+            check_examples(condition, rule.examples, doc, loc, label)
         rules.append((rule, doc.line_of(loc)))
     return rules
-
-
-def _check_examples(rule: Rule, doc: YamlDocument, loc: tuple[Any, ...], label: str) -> None:
-    """Run the rule's own fixtures: every `fire` profile fires it, no `ok` profile does."""
-    for kind in ("fire", "ok"):
-        for i, example in enumerate(getattr(rule.examples, kind)):
-            ex_loc = (*loc, "examples", kind, i)
-            name = f"{label}: examples.{kind}[{i}]"
-            context = example_context(example, doc, ex_loc, name, facts=True)
-            assert rule.condition is not None
-            result = rule.condition.evaluate(context)
-            if (result is True) == (kind == "fire"):
-                continue
-            if kind == "ok":
-                message = "example should not fire the rule but did"
-            else:
-                outcome = "stood aside (a fact is missing)" if result is None else "did not fire"
-                message = f"example should fire the rule but {outcome}" + why_not(
-                    rule.condition, context
-                )
-            raise InputError(message, path=doc.path, line=doc.line_of(ex_loc), field=name)
 
 
 def core_pack_dir() -> Path:
@@ -326,28 +311,36 @@ def core_pack_dir() -> Path:
 
 
 def load_ruleset(
-    extra_dirs: list[Path] | None = None, core: Path | None = None, *, dates_checked: bool = True
+    extra_dirs: list[Path] | None = None,
+    core: Path | None = None,
+    *,
+    dates_checked: bool = True,
+    core_examples: bool = True,
 ) -> RuleSet:
     """Load the core pack plus any extra packs, checking ids are unique across all, and
     that no evidence of an extra pack is dated after today (``dates_checked`` False: the
-    caller reports dates itself, as ``rules check`` does against its ``--today``)."""
+    caller reports dates itself, as ``rules check`` does against its ``--today``).
+    ``core_examples`` False skips the bundled pack's rule fixtures (a recommendation)."""
     core = core or core_pack_dir()
     extra_dirs = user_packs(core, extra_dirs or [])
     day = today_anywhere() if dates_checked else None
     files = [
-        (path, load_pack_file(path), day if directory is not core else None)
+        (path, load_pack_file(path), day if directory is not core else None, directory is core)
         for directory in [core, *(extra_dirs or [])]
         for path in rule_files(directory)
     ]
-    own = [read_framework_file(p.stem, doc) for p, doc, _ in files if is_framework_file(p.stem)]
+    own = [read_framework_file(p.stem, doc) for p, doc, *_ in files if is_framework_file(p.stem)]
     meta, conditions = load_pack_meta(core / "pack.yaml", own)
     routes = _load_routes(core / "data" / "routes.yaml", own)
     rules: list[Rule] = []
     sources: dict[str, str] = {}
     today = knowledge_month()
     size = 0
-    for path, doc, dated_by in files:
-        for index, (rule, line) in enumerate(load_rule_file(path, meta, doc, dated_by=dated_by)):
+    for path, doc, dated_by, bundled in files:
+        loaded = load_rule_file(
+            path, meta, doc, dated_by=dated_by, examples=core_examples or not bundled
+        )
+        for index, (rule, line) in enumerate(loaded):
             size += rule.condition.size() if rule.condition else 0
             if size > MAX_PACK_CONDITIONS:  # each is evaluated for every change tried
                 raise InputError(

@@ -1,0 +1,42 @@
+"""A rule's own fixtures (semgrep-style): every ``fire`` profile fires it, no ``ok`` one does.
+
+Run for every rule of a user's pack whenever it loads, and for the bundled pack by
+``advisor rules check`` and the test suite (tests/test_rulepack.py); a recommendation
+skips the bundled pack's, which cannot change between its tests and the run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.decide.conditions import Condition, why_not
+from advisor.decide.context import example_context
+from advisor.io.safe_yaml import YamlDocument
+from advisor.model.errors import InputError
+from advisor.model.rulepack import RuleExamples
+
+
+def check_examples(
+    condition: Condition,
+    examples: RuleExamples,
+    doc: YamlDocument,
+    loc: tuple[Any, ...],
+    label: str,
+) -> None:
+    """An InputError at the first example whose outcome is not the one it names."""
+    for kind in ("fire", "ok"):
+        for i, example in enumerate(getattr(examples, kind)):
+            ex_loc = (*loc, "examples", kind, i)
+            name = f"{label}: examples.{kind}[{i}]"
+            context = example_context(example, doc, ex_loc, name, facts=True)
+            result = condition.evaluate(context)
+            if (result is True) == (kind == "fire"):
+                continue
+            if kind == "ok":
+                message = "example should not fire the rule but did"
+            else:
+                outcome = "stood aside (a fact is missing)" if result is None else "did not fire"
+                message = f"example should fire the rule but {outcome}" + why_not(
+                    condition, context
+                )
+            raise InputError(message, path=doc.path, line=doc.line_of(ex_loc), field=name)
