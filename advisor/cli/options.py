@@ -55,7 +55,20 @@ ASCII_INT = AsciiInt()
 ASCII_COUNT = AsciiInt(minimum=0)  # a number of days, items...: 0 or more
 
 
-class AdvisorGroup(click.Group):
+class SubGroup(click.Group):
+    """A group whose commands refuse a single-value option given twice (``advisor`` and
+    ``advisor rules``)."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:
+            _refuse_repeats(command, rest)
+        return name, command, rest
+
+
+class AdvisorGroup(SubGroup):
     """A click group that turns InputError and usage errors into exit code 2."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
@@ -129,14 +142,6 @@ class AdvisorGroup(click.Group):
         except BrokenPipeError:
             reader_gone()
 
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        name, command, rest = super().resolve_command(ctx, args)
-        if command is not None:
-            _refuse_repeats(command, rest)
-        return name, command, rest
-
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -150,19 +155,6 @@ class AdvisorGroup(click.Group):
             sys.exit(130)
         except BrokenPipeError:  # the reader stopped reading (``advisor rules list | head``)
             reader_gone()
-
-
-class SubGroup(click.Group):
-    """A group under the top one (``advisor rules``): its commands' options get the same
-    check for a single-value option given twice."""
-
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        name, command, rest = super().resolve_command(ctx, args)
-        if command is not None:
-            _refuse_repeats(command, rest)
-        return name, command, rest
 
 
 python_option = click.option(
