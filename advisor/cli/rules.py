@@ -11,6 +11,7 @@ import sys
 import click
 
 from advisor.cli.options import ASCII_COUNT, SubGroup
+from advisor.cli.std_streams import write_stdout
 from advisor.io.safe_read import input_paths
 from advisor.model.terminal_text import AT_JOINED, clip, for_terminal, inert, one_line
 
@@ -56,14 +57,10 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
         # its routes, in its time (a month no view can hold, say 1899-12: today's)
         with contextlib.suppress(ValueError):
             ruleset = ruleset.at(last_month_before(rule.holds.until))
+    # everything inert but the word joiners the Markdown puts after an "@": write_stdout
+    # shows a terminal the "@" alone and keeps them for a file or pipe, as for a report
     page = rule_markdown(rule, ruleset)
-    # the word joiner the Markdown puts after an "@" is the advisor's own: a terminal shows
-    # the "@" alone, a file or pipe keeps the joiner (as recommend does); all else is inert
-    if sys.stdout.isatty():
-        page = for_terminal(page.replace(AT_JOINED, "@"))
-    else:
-        page = AT_JOINED.join(for_terminal(part) for part in page.split(AT_JOINED))
-    click.echo(page, nl=False)
+    write_stdout(AT_JOINED.join(for_terminal(part) for part in page.split(AT_JOINED)))
 
 
 @rules.command("check")
