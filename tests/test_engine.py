@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -289,3 +290,34 @@ def test_rule_prefix_must_match_criterion(pack) -> None:
     with pytest.raises(InputError) as info:
         load_ruleset(core=core)
     assert "rule HW001: id" in str(info.value) and "SCL" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "example", ["student-starter", "tpu-research-lab", "r4-product-team-vision-nlp"]
+)
+def test_a_flip_quotes_the_lead_the_changed_profile_really_has(example: str) -> None:
+    """What would change the verdict says how thin each flip is: the lead it quotes is the
+    margin, in the report's points, that deciding the changed profile really gives."""
+    import yaml
+
+    from advisor.resources import data_dir
+
+    said = yaml.safe_load((data_dir("examples") / f"{example}.yaml").read_text(encoding="utf-8"))
+    rs = load_ruleset()
+    d = decide(Profile.model_validate(said), None, rs)
+    assert d.sensitivity is not None
+    flips = [f for f in d.sensitivity.decidable_by_framework.values() if f]
+    assert flips
+    for flip in flips:
+        changed = copy.deepcopy(said)
+        *parents, leaf = flip.path.split(".")
+        node = changed
+        for key in parents:
+            node = node.setdefault(key, {})
+        node[leaf] = flip.to_value
+        after = decide(Profile.model_validate(changed), None, rs).recommendation
+        assert after.framework == flip.new_winner
+        assert flip.new_lead == after.margin
+        assert flip.near_tie == (
+            not flip.new_lead_decisive and after.margin < rs.meta.decision.medium_margin
+        )

@@ -278,3 +278,20 @@ def test_the_answers_a_flip_names_are_explained_from_the_model() -> None:
     workload = Profile.model_fields["workload"].annotation
     assert meanings[0]["meaning"] == workload.model_fields["compiled_training_loop"].description  # type: ignore[union-attr]
     assert meanings[1]["meaning"] == Profile.model_fields["existing_code"].description
+
+
+def test_a_flip_says_how_thin_its_win_would_be() -> None:
+    """A flip that wins on a decisive fact, by a clear lead, by a near-tie or by a
+    tie-break reads differently: a 0.2-point win is not offered like any other."""
+    from advisor.report.changes import lead_text
+
+    base = _flip("purpose", "research", "production", "plan")
+    assert lead_text(base) == ""  # no rival left standing: no lead to quote
+    decisive = base.model_copy(update={"new_lead": 30.2, "new_lead_decisive": True})
+    assert lead_text(decisive) == "on a decisive fact"
+    clear = base.model_copy(update={"new_lead": 4.5})
+    assert lead_text(clear) == "by 4.5 points"
+    thin = base.model_copy(update={"new_lead": 0.3, "near_tie": True})
+    assert lead_text(thin) == "by only 0.3 points (a near-tie)"
+    tied = base.model_copy(update={"new_lead": 0.0, "near_tie": True})
+    assert lead_text(tied) == "by less than 0.1 points (a near-tie)"

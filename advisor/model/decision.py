@@ -69,6 +69,12 @@ class Flip(BaseModel):
     cost: float
     new_winner: str
     takes_on: bool = False  # a new requirement (added item, unsaid answer), not a change
+    # how far the new winner would lead its runner-up, in the report's 0-100 points (null
+    # when no rival would be left standing); whether a decisive fact would put it ahead; and
+    # whether that lead would be a near-tie (under the decision model's medium_margin)
+    new_lead: float | None = None
+    new_lead_decisive: bool = False
+    near_tie: bool = False
 
 
 class Sensitivity(BaseModel):

@@ -28,6 +28,19 @@ def flip_text(flip: Flip | None) -> str | None:
     return f"change {flip.path} from {_answer(old)} to {_answer(new)}"
 
 
+def lead_text(flip: Flip | None) -> str:
+    """How the new winner would win: 'on a decisive fact', 'by 4.2 points', 'by only 0.3
+    points (a near-tie)'; empty when no rival would be left standing."""
+    if not flip or flip.new_lead is None:
+        return ""
+    if flip.new_lead_decisive:
+        return "on a decisive fact"
+    if flip.new_lead < 0.1:  # the shown scores round to the same: a tie-break decides
+        return "by less than 0.1 points (a near-tie)"
+    points = f"{flip.new_lead:.1f} points"  # one decimal, as the report quotes margins
+    return f"by only {points} (a near-tie)" if flip.near_tie else f"by {points}"
+
+
 def _if_it_were(path: str, old: Any, new: Any) -> str:
     """A change of what is already so, as a condition: 'if existing_code included ...'."""
     if isinstance(old, list) and isinstance(new, list):
@@ -76,9 +89,11 @@ def changes(decision: Decision) -> dict[str, Any]:
             "framework": fw,
             "name": name(fw),
             "change": flip_text(flip),
+            "lead": lead_text(flip),
             "cost": flip.cost if flip else None,
             "kind": flip.kind if flip else None,
             "situation_change": flip_text(situation.get(fw)),
+            "situation_lead": lead_text(situation.get(fw)),
         }
         for fw, flip in sens.decidable_by_framework.items()
     ]
@@ -95,6 +110,8 @@ def changes(decision: Decision) -> dict[str, Any]:
         "smallest": {
             "change": flip_text(smallest),
             "new_winner": name(smallest.new_winner),
+            "lead": lead_text(smallest),
+            "near_tie": smallest.near_tie,
             "cost": smallest.cost,
             "kind": smallest.kind,
             "takes_on": smallest.takes_on,
