@@ -169,20 +169,23 @@ def examples() -> None:
 def schema() -> None:
     """Print the profile's JSON Schema."""
     from advisor.model.field_guards import MAX_LIST_ITEMS
-    from advisor.model.profile import Profile
+    from advisor.model.profile import WHOLE_TEXT, Profile
 
-    def lists_as_read(node: object) -> None:  # no item twice, at most 64, as the loader says
+    def as_read(node: object) -> None:  # what the loader accepts: lists, numbers as text
         if isinstance(node, dict):
             if node.get("type") == "array":
                 node.update({"uniqueItems": True, "maxItems": MAX_LIST_ITEMS})
             for value in node.values():
-                lists_as_read(value)
+                as_read(value)
+            if node.get("type") == "integer":  # the reader also takes '3' for 3: so may editors
+                number = {k: node.pop(k) for k in ("type", "minimum", "maximum") if k in node}
+                node["anyOf"] = [number, {"type": "string", "maxLength": 64, "pattern": WHOLE_TEXT}]
         elif isinstance(node, list):
             for value in node:
-                lists_as_read(value)
+                as_read(value)
 
     body = Profile.model_json_schema()
-    lists_as_read(body)
+    as_read(body)
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
     click.echo(json.dumps({**schema, **body}, indent=2))
 
