@@ -307,6 +307,14 @@ def _recommendation(
         ),
         None,
     )
+    starter = next(
+        (
+            opt
+            for i, opt in enumerate(info.starter)
+            if ruleset.conditions[(first.framework, "starter", i)].evaluate(context) is True
+        ),
+        info.starter[-1],  # the last option has no `when` (FrameworkInfo checks it)
+    )
     if all_vetoed:
         return _nothing_fits(ruleset)
     else:
@@ -325,7 +333,8 @@ def _recommendation(
         summary=summary,
         install=install,
         stack=stack,
-        starter=info.starter,
+        starter=starter.code,
+        starter_note=starter.note or None,
         hedge=ruleset.meta.hedge,
     )
 

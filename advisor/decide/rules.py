@@ -60,6 +60,7 @@ from advisor.model.rulepack import (
     Risks,
     RuleExamples,
     StackItem,
+    StarterOption,
     Strict,
     Vetoes,
 )
@@ -206,9 +207,10 @@ def load_pack_meta(
         if info.released:
             where = (*base, "released", "month")
             check_started(info.released.month, today, source, where, ".".join(map(str, where)))
-        entries: tuple[tuple[str, Sequence[InstallOption | StackItem]], ...] = (
+        entries: tuple[tuple[str, Sequence[InstallOption | StackItem | StarterOption]], ...] = (
             ("install", info.install),
             ("stack", info.stack),
+            ("starter", info.starter),
         )
         for kind, items in entries:
             for i, item in enumerate(items):

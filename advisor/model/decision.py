@@ -111,6 +111,7 @@ class Recommendation(BaseModel):
     install: InstallOption | None
     stack: list[StackItem]
     starter: str | None
+    starter_note: str | None = None  # what the starter shows, when fitted to the profile
     hedge: str
 
 

@@ -220,13 +220,33 @@ class InstallOption(Strict):
     when: Any = None
 
 
+class StarterOption(Strict):
+    """Starter code for the profiles its ``when`` fits; ``note`` says what it shows."""
+
+    code: str = Field(min_length=1)
+    note: str = ""
+    when: Any = None
+
+
 class FrameworkInfo(Strict):
     name: str
     summary: str
     install: list[InstallOption] = Field(min_length=1)
     stack: list[StackItem] = Field(min_length=1)
-    starter: str
+    # the first option whose `when` fits is shown; one code text is one option for all
+    starter: list[StarterOption] = Field(min_length=1)
     released: Released | None = None
+
+    @field_validator("starter", mode="before")
+    @classmethod
+    def _one_text_is_one_option(cls, value: Any) -> Any:
+        return [{"code": value}] if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _a_starter_for_every_profile(self) -> FrameworkInfo:
+        if self.starter[-1].when is not None:
+            raise ValueError("the last starter option must have no 'when': every profile needs one")
+        return self
 
 
 class Prior(Strict):
