@@ -1,6 +1,7 @@
 """Time and peak memory of the CLI on each hostile input (tests/bad_inputs/hostile and the
-generated floods), parse_count's time against input length, and `rules check` on packs of
-many numeric literals against their size (both linear, not quadratic).
+generated floods), parse_count's time against input length, `rules check` on packs of
+many numeric literals against their size, and `recommend` with packs of many rules (all
+linear, not quadratic).
 
 Usage: python benchmarks/hostile.py [--quick]
 Each case runs `python -m advisor` in a subprocess under a 500 MB address-space limit; the
@@ -117,6 +118,63 @@ def pack_literal_scaling() -> None:
         print(f"{files:<14} {size:>8.0f} {literals:>10,} {result.seconds:>8.2f} {per:>11.1f}")
 
 
+def _rule_pack(folder: Path, per_criterion: int) -> int:
+    """A valid pack of ``per_criterion`` simple rules in each criterion of the core, each
+    with its own evidence and two examples (about 470 bytes a rule); returns the count."""
+    import yaml
+
+    from advisor.decide.rules import load_ruleset
+
+    fields = ["priorities.prototyping_speed", "priorities.raw_performance", "team.size"]
+    folder.mkdir()
+    count = 0
+    for c, crit in enumerate(load_ruleset().meta.criteria):
+        rules = []
+        for i in range(300, 300 + per_criterion):
+            section, key = fields[(i + c) % len(fields)].split(".")
+            rules.append(
+                {
+                    "id": f"{crit.prefix}{i:03d}",
+                    "title": f"User rule {count}",
+                    "criterion": crit.id,
+                    "when": {"field": f"{section}.{key}", "gte": 2 + i % 4},
+                    "effects": {"pytorch": 1} if i % 2 else {"jax": 1},
+                    "why": "A rule of a large pack.",
+                    "evidence": [
+                        {
+                            "title": "A source",
+                            "source": "A publisher",
+                            "year": 2024,
+                            "claim": "A claim of the source.",
+                        }
+                    ],
+                    "examples": {"fire": [{section: {key: 5}}], "ok": [{section: {key: 1}}]},
+                }
+            )
+            count += 1
+        (folder / f"{crit.id}.yaml").write_text(yaml.safe_dump({"rules": rules}, width=200))
+    return count
+
+
+def pack_rule_scaling() -> None:
+    """`recommend --probes none` with a user pack of many rules: every rule is parsed,
+    checked, its examples run, and scored in each of the sensitivity analysis's changes."""
+    print(f"\n{'rules':>7} {'size KB':>8} {'seconds':>8} {'peak MB':>8} {'ms/rule':>8}")
+    for per in (0, 50, 200, 700):
+        with tempfile.TemporaryDirectory() as tmp:
+            pack = Path(tmp) / "pack"
+            rules = _rule_pack(pack, per)
+            size = sum(p.stat().st_size for p in pack.iterdir()) / 1024
+            args = ["recommend", "--example", EXAMPLE, "--probes", "none", "-o", "r.md"]
+            result = run(*args, "--rules", "pack", cwd=Path(tmp), timeout=300)
+            assert result.code == 0, result.err[-500:]
+        per_rule = result.seconds / rules * 1e3 if rules else float("nan")
+        print(
+            f"{rules:>7,} {size:>8.0f} {result.seconds:>8.2f} {result.max_rss_mb:>8.0f} "
+            f"{per_rule:>8.2f}"
+        )
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="every fourth case only")
@@ -124,3 +182,4 @@ if __name__ == "__main__":
     corpus(args.quick)
     parse_count_scaling()
     pack_literal_scaling()
+    pack_rule_scaling()
