@@ -14,7 +14,7 @@ from hostile_support import run
         ("r.html", "<!DOCTYPE html>", ()),
         ("r.json", "{", ()),
         ("r.md", "# Framework recommendation", ()),
-        ("r2.html", "# Framework recommendation", ("--format", "markdown")),  # --format wins
+        ("r2.md", "{", ("--format", "json")),  # --format wins (a markup name refuses both)
     ],
 )
 def test_the_output_name_picks_the_format(

@@ -86,10 +86,10 @@ def _format_for(fmt: str, output: str | None) -> str:
     from advisor.cli.output import named_html, named_json
     from advisor.model.errors import InputError
 
-    if output and named_html(output) and fmt != "json":
+    if output and named_html(output):  # a browser would run the HTML the text holds
         raise InputError(
-            "advisor probe writes Markdown or JSON, not HTML: name the file .md or .json "
-            "(or pass --format json)",
+            "advisor probe writes Markdown or JSON, not HTML, so its file cannot be named as "
+            "one a browser opens as HTML or XML: name it .md or .json",
             field="--output",
         )
     source = click.get_current_context().get_parameter_source("fmt")

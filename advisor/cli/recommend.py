@@ -201,6 +201,13 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
         )
     source = click.get_current_context().get_parameter_source("fmt")
     if source != click.core.ParameterSource.DEFAULT:
+        if output and fmt != "html" and named_html(str(output)):
+            # a browser opens the file as HTML: Markdown's escapes and JSON's text would run
+            raise InputError(
+                f"--format {fmt} cannot be written to a file a browser opens as HTML or XML: "
+                f"name it .{'json' if fmt == 'json' else 'md'}, or pass --format html",
+                field="--output",
+            )
         return fmt
     if any(named_html(str(name)) for name in (template, output) if name):
         return "html"
