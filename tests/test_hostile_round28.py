@@ -79,3 +79,96 @@ def test_a_template_that_fails_as_it_renders_fails_before_the_probes(tmp_path: P
     assert result.code == 2 and "ZeroDivisionError" in result.err
     assert "measur" not in result.err.lower()
     assert not cache.exists()  # no probe ran, so nothing was cached
+
+
+def _rule(rid: str, fire: str, ok: str) -> str:
+    return (
+        f"  - {{id: {rid}, title: A user rule, criterion: scale, when: {{field: team.size, "
+        f"gte: 50}}, effects: {{pytorch: 1}}, why: A rule of a user pack., evidence: "
+        f"[{{title: A source, source: A publisher, year: 2020, claim: A claim of the source.}}], "
+        f"examples: {{fire: {fire}, ok: {ok}}}}}\n"
+    )
+
+
+def test_a_rule_gives_at_most_16_examples_a_list(tmp_path: Path) -> None:
+    from advisor.decide.rules import load_ruleset
+    from advisor.model.errors import InputError
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    many = "[" + ", ".join(["{team: {size: 99}}"] * 17) + "]"
+    (pack / "r.yaml").write_text("rules:\n" + _rule("SCL900", many, "[{}]"), encoding="utf-8")
+    with pytest.raises(InputError, match="at most 16") as caught:
+        load_ruleset([pack])
+    assert caught.value.line == 2
+
+
+def test_examples_aliased_by_the_thousand_are_refused_before_any_runs(tmp_path: Path) -> None:
+    """Each rule's `fire: *f` named a list of 16 examples: 3,000 rules (954 KB) took 97 s on
+    every load. The user packs' examples are counted, all of them, before any runs."""
+    from advisor.decide.rules import load_ruleset
+    from advisor.model.errors import InputError
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    sixteen = "[" + ", ".join(["{team: {size: 99}}"] * 16) + "]"
+    text = "rules:\n" + _rule("SCL300", f"&f {sixteen}", "&o [{}]")
+    text += "".join(_rule(f"SCL{i}", "*f", "*o") for i in range(301, 950))
+    (pack / "r.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match="more than 10,000 examples"):
+        load_ruleset([pack])
+
+
+def test_a_bad_file_is_refused_before_the_next_is_parsed(tmp_path: Path) -> None:
+    """Every file of every pack used to be parsed (474 MB for one 4.5 MB pack) before the
+    first was checked; now each is checked as it is read."""
+    from advisor.decide.rules import load_ruleset
+    from advisor.model.errors import InputError
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "a.yaml").write_text("- not a mapping\n", encoding="utf-8")
+    (pack / "b.yaml").write_text("rules: [\n", encoding="utf-8")  # never read
+    with pytest.raises(InputError) as caught:
+        load_ruleset([pack])
+    assert caught.value.path is not None and caught.value.path.endswith("a.yaml")
+
+
+def test_the_limits_on_user_packs_hold_for_all_of_them_together(tmp_path: Path) -> None:
+    """--rules repeated four times had taken 1.5 GB: each pack was bounded alone."""
+    from advisor.decide.pack_layout import MAX_PACK_BYTES, user_packs
+    from advisor.model.errors import InputError
+
+    packs = []
+    for n in range(3):
+        pack = tmp_path / f"p{n}"
+        pack.mkdir()
+        (pack / "r.yaml").write_bytes(b"#" * (MAX_PACK_BYTES // 2 - 10))
+        packs.append(pack)
+    assert user_packs(tmp_path / "core", packs[:1]) == packs[:1]
+    with pytest.raises(InputError, match="together") as caught:
+        user_packs(tmp_path / "core", packs)
+    assert caught.value.path == str(packs[2])
+
+
+def test_a_pack_folder_of_too_many_entries_is_refused(tmp_path: Path) -> None:
+    """200,000 notes beside the rules took a run from 1 s to 14 s (listed several times)."""
+    from advisor.decide.pack_layout import MAX_PACK_ENTRIES, rule_files
+    from advisor.model.errors import InputError
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    for i in range(MAX_PACK_ENTRIES + 1):
+        (pack / f"n{i}.txt").touch()
+    with pytest.raises(InputError, match="over 10,000 entries"):
+        rule_files(pack)
+
+
+def test_the_node_limit_is_not_called_an_alias_bomb_when_no_alias_is_used() -> None:
+    from advisor.io.safe_yaml import load_yaml_text
+    from advisor.model.errors import InputError
+
+    text = "x:\n" + "".join(f"  - [{', '.join(['0'] * 9000)}]\n" for _ in range(23))
+    with pytest.raises(InputError, match="too many nodes") as caught:
+        load_yaml_text(text)
+    assert "alias bomb" not in caught.value.message

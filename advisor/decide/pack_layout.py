@@ -12,14 +12,26 @@ from pathlib import Path
 from advisor.io.safe_read import path_kind
 from advisor.model.errors import InputError
 
+MAX_PACK_ENTRIES = 10_000  # entries of a pack folder, rule files or not (listed each load)
+
 
 def _entries(directory: Path) -> list[Path]:
-    """A folder's entries, sorted; a folder that cannot be listed is a one-line error."""
+    """A folder's entries, sorted; a folder that cannot be listed, or holds more than
+    ``MAX_PACK_ENTRIES`` entries, is a one-line error."""
+    entries: list[Path] = []
     try:
-        return sorted(directory.iterdir())
+        for entry in directory.iterdir():
+            entries.append(entry)
+            if len(entries) > MAX_PACK_ENTRIES:
+                raise InputError(
+                    f"the rule pack folder holds over {MAX_PACK_ENTRIES:,} entries; keep its "
+                    "rule files in a folder of their own",
+                    path=str(directory),
+                )
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         raise InputError(f"cannot list this rule pack folder: {why}", path=str(directory)) from None
+    return sorted(entries)
 
 
 def rule_files(directory: Path) -> list[Path]:
@@ -79,41 +91,40 @@ def user_packs(core: Path, extra: list[Path]) -> list[Path]:
             continue
         seen.add(directory.resolve())
         check_user_pack(directory)
-        _check_pack_bounds(directory)
         out.append(directory)
+    _check_pack_bounds(out)
     return out
 
 
-MAX_PACK_BYTES = 5 * 1024 * 1024  # a user pack's files together: one file's own limit
-MAX_PACK_FILES = 1000  # rule files in one user pack (the bundled pack has 13)
+MAX_PACK_BYTES = 5 * 1024 * 1024  # all user packs' files together: one file's own limit
+MAX_PACK_FILES = 1000  # rule files in all user packs (the bundled pack has 13)
 
 
-def _check_pack_bounds(directory: Path) -> None:
-    """Refuse a user pack of more than ``MAX_PACK_FILES`` rule files, or whose files hold
-    more than ``MAX_PACK_BYTES``, before any is parsed: each file is bounded alone, but
-    parsing keeps every file in memory (about 50 times its size) until the pack is
-    checked, and each file costs time and memory of its own however small it is."""
-    if path_kind(directory) != "dir":
-        return  # one file: the bounded reader's own limit applies
-    count = len(rule_files(directory))
-    if count > MAX_PACK_FILES:
-        raise InputError(
-            f"the rule pack holds {count:,} rule files, over the {MAX_PACK_FILES:,} a pack "
-            "may have; merge them",
-            path=str(directory),
-        )
-    total = 0
-    for path in files_read(directory):
-        try:
-            total += os.stat(path).st_size
-        except (OSError, ValueError):
-            continue  # missing or odd: the bounded reader says so
-        if total > MAX_PACK_BYTES:
+def _check_pack_bounds(packs: list[Path]) -> None:
+    """Refuse user packs holding more than ``MAX_PACK_FILES`` rule files, or whose files
+    hold more than ``MAX_PACK_BYTES``, all of them together (``--rules`` may be repeated),
+    before any is parsed: each file is bounded alone, and each costs time and memory of its
+    own however small it is."""
+    count = total = 0
+    for directory in packs:
+        count += len(rule_files(directory))
+        if count > MAX_PACK_FILES:
             raise InputError(
-                f"the rule pack's files hold over {MAX_PACK_BYTES // (1024 * 1024)} MB "
-                "together; split it or trim it",
+                f"the rule packs hold {count:,} rule files, over the {MAX_PACK_FILES:,} "
+                "they may have together; merge them",
                 path=str(directory),
             )
+        for path in files_read(directory):
+            try:
+                total += os.stat(path).st_size
+            except (OSError, ValueError):
+                continue  # missing or odd: the bounded reader says so
+            if total > MAX_PACK_BYTES:
+                raise InputError(
+                    f"the rule packs' files hold over {MAX_PACK_BYTES // (1024 * 1024)} MB "
+                    "together; split it or trim it",
+                    path=str(directory),
+                )
 
 
 def files_read(directory: Path) -> list[str]:

@@ -44,7 +44,7 @@ from advisor.decide.framework_files import (
 from advisor.decide.pack_layout import rule_files, user_packs
 from advisor.decide.releases import fill_releases, load_snapshot, snapshot_path
 from advisor.decide.routes import RouteTable, load_routes
-from advisor.decide.rule_examples import check_examples
+from advisor.decide.rule_examples import check_examples, examples_within_budget
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.errors import InputError
@@ -327,18 +327,23 @@ def load_ruleset(
     extra_dirs = user_packs(core, extra_dirs or [])
     day = today_anywhere() if dates_checked else None
     files = [
-        (path, load_pack_file(path), day if directory is not core else None, directory is core)
+        (path, day if directory is not core else None, directory is core)
         for directory in [core, *(extra_dirs or [])]
         for path in rule_files(directory)
     ]
-    own = [read_framework_file(p.stem, doc) for p, doc, *_ in files if is_framework_file(p.stem)]
+    # frameworks' own files first; every other file is parsed, checked and let go in turn
+    own_docs = {path: load_pack_file(path) for path, *_ in files if is_framework_file(path.stem)}
+    own = [read_framework_file(path.stem, doc) for path, doc in own_docs.items()]
     meta, conditions = load_pack_meta(core / "pack.yaml", own)
     routes = _load_routes(core / "data" / "routes.yaml", own)
     rules: list[Rule] = []
     sources: dict[str, str] = {}
     today = knowledge_month()
     size = 0
-    for path, doc, dated_by, bundled in files:
+    fixtures = 0
+    for path, dated_by, bundled in files:
+        doc = own_docs.pop(path, None) or load_pack_file(path)
+        fixtures += 0 if bundled else examples_within_budget(doc, fixtures)
         loaded = load_rule_file(
             path, meta, doc, dated_by=dated_by, examples=core_examples or not bundled
         )

@@ -110,7 +110,8 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
             )
         if nodes > MAX_NODES:
             raise InputError(
-                f"YAML expands to too many nodes (over {MAX_NODES}; alias bomb?)",
+                f"YAML holds too many nodes (over {MAX_NODES:,}, aliases expanded): split "
+                "the file, or write out what an alias repeats",
                 path=name,
                 line=line,
             )

@@ -180,11 +180,14 @@ else:
     )
 
 
+MAX_RULE_EXAMPLES = 16  # per list: the bundled rules use at most 4
+
+
 class RuleExamples(Strict):
     """semgrep-style fixtures: profiles that must fire the rule, and ones that must not."""
 
-    fire: list[dict[str, Any]] = Field(min_length=1)
-    ok: list[dict[str, Any]] = Field(min_length=1)
+    fire: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_RULE_EXAMPLES)
+    ok: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_RULE_EXAMPLES)
 
 
 class CriterionInfo(Strict):
