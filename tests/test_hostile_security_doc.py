@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from advisor.cli.stop_signals import Stopped
+from advisor.decide import pack_layout, rule_examples
 from advisor.io import safe_read, yaml_guard
-from advisor.model import errors, field_guards, profile, terminal_text
+from advisor.model import errors, field_guards, profile, rulepack, terminal_text
 from advisor.report import template_jail, template_sandbox
 from probes.catalog import ENV_RANGES, TIME_SCALE_ENV, TIMEOUT_ENV
 from probes.run import trust
@@ -49,6 +50,11 @@ DOC = (Path(__file__).resolve().parents[1] / "SECURITY.md").read_text(encoding="
             trust.MAX_TEXT == 4000 and trust.MAX_ITEMS == 2000,
         ),
         ("nesting at most 8 deep", trust.MAX_DEPTH == 8),
+        ("at most **1,000** rule files", pack_layout.MAX_PACK_FILES == 1000),
+        ("at most **5 MB** (both checked", pack_layout.MAX_PACK_BYTES == 5 * 1024 * 1024),
+        ("at most **10,000** entries of any kind", pack_layout.MAX_PACK_ENTRIES == 10_000),
+        ("at most **16** examples", rulepack.MAX_RULE_EXAMPLES == 16),
+        ("at most **10,000** in all", rule_examples.MAX_PACK_EXAMPLES == 10_000),
         ("statuses `ok` or `skipped`", trust.CACHED_STATUSES == ("ok", "skipped")),
         ("`ADVISOR_PROBE_TIME_SCALE` (0.01 to 100)", ENV_RANGES[TIME_SCALE_ENV] == (0.01, 100.0)),
         ("`ADVISOR_PROBE_TIMEOUT` (1 to 86,400 seconds)", ENV_RANGES[TIMEOUT_ENV] == (1, 86400)),
