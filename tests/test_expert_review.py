@@ -291,3 +291,24 @@ def test_the_apple_neural_engine_gets_core_ml_tools() -> None:
     assert "Core ML Tools (coremltools)" in _stack(
         {"deployment": {"targets": ["mobile"], "edge_hardware": ["apple_neural_engine"]}}
     )
+
+
+# --------------------------------------------------------------- sixth session (2026-12-01)
+
+
+def test_a_whole_compiled_loop_decides_nothing_for_a_billion_parameter_model() -> None:
+    """Whole loops and many runs in one program are how small models train; a 70B
+    pretraining run that answered yes had become JAX with high confidence."""
+    plan = {
+        "purpose": "research",
+        "model": {"parameters": "70B"},
+        "hardware": {"training": ["nvidia_gpu"]},
+        "workload": {"compiled_training_loop": True},
+    }
+    assert "PERF101" not in _decide(plan).decisive_facts.get("jax", [])
+    small = {**plan, "model": {"parameters": "5M"}}
+    assert "PERF101" in _decide(small).decisive_facts.get("jax", [])
+    unsaid = {k: v for k, v in plan.items() if k != "model"}
+    decision = _decide(unsaid)
+    assert "PERF101" in decision.decisive_facts.get("jax", [])
+    assert decision.recommendation.confidence == "high"  # an unsaid size caps nothing
