@@ -236,3 +236,21 @@ def confidence(
     if weak_route:
         return "medium", weak_route
     return level, None
+
+
+def lead_of(outcome: Evaluation, near: float) -> dict[str, Any]:
+    """How far the winner of an evaluation leads the next framework still standing,
+    in the report's points; whether decisive facts put it ahead; whether the lead is a
+    near-tie (under ``near`` points and not decisive)."""
+    order = outcome.order()
+    winner = order[0]
+    rival = next((fw for fw in order[1:] if not outcome.vetoes.get(fw)), None)
+    if rival is None:
+        return {"new_lead": None, "new_lead_decisive": False, "near_tie": False}
+    lead = round(to_score(outcome.raw[winner]) - to_score(outcome.raw[rival]), 1)
+    decisive = outcome.decisive[winner] > outcome.decisive[rival]
+    return {
+        "new_lead": lead,
+        "new_lead_decisive": decisive,
+        "near_tie": not decisive and lead < near,
+    }

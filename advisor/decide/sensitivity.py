@@ -47,10 +47,10 @@ from advisor.decide.scoring import (
     combine,
     criterion_weights,
     evaluate,
+    lead_of,
     prior_points,
     rank_order,
     rule_effects,
-    to_score,
 )
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Flip, Sensitivity
@@ -281,30 +281,12 @@ def find_flips(
                     cost=cost,
                     new_winner=new_winner,
                     takes_on=category != "priority" and cost == TAKE_ON,
-                    **_lead(outcome, ruleset.meta.decision.medium_margin),
+                    **lead_of(outcome, ruleset.meta.decision.medium_margin),
                 )
             )
     # at equal cost: a changed answer, then a priority, then something new
     flips.sort(key=lambda f: (f.cost, f.takes_on, f.kind == "priority", _distance(f), f.path))
     return flips, len(candidates), ruled_out
-
-
-def _lead(outcome: Evaluation, near: float) -> dict[str, Any]:
-    """How far the winner of a changed profile leads the next framework still standing,
-    in the report's points; whether decisive facts put it ahead; whether the lead is a
-    near-tie (under ``near`` points and not decisive)."""
-    order = outcome.order()
-    winner = order[0]
-    rival = next((fw for fw in order[1:] if not outcome.vetoes.get(fw)), None)
-    if rival is None:
-        return {"new_lead": None, "new_lead_decisive": False, "near_tie": False}
-    lead = round(to_score(outcome.raw[winner]) - to_score(outcome.raw[rival]), 1)
-    decisive = outcome.decisive[winner] > outcome.decisive[rival]
-    return {
-        "new_lead": lead,
-        "new_lead_decisive": decisive,
-        "near_tie": not decisive and lead < near,
-    }
 
 
 def _distance(flip: Flip) -> float:
