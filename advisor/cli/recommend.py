@@ -11,8 +11,6 @@ from advisor.cli.options import ASCII_INT, FORMATS, PROBE_LEVELS, progress, pyth
 from advisor.cli.output import emit, interpreter_paths, named_html, named_json
 from advisor.model.errors import InputError
 
-TRIAL_EXAMPLE = "r1-text-image-research-to-production"  # a template's trial render, see below
-
 
 @click.command()
 @click.argument("profile", required=False, type=click.Path(dir_okay=True, path_type=str))
@@ -126,8 +124,6 @@ def recommend(
         raise InputError("give a PROFILE file or --example, not both", field="--example")
     if example:
         profile = str(example_path(example))
-    if template is not None and (profile is None or probes != "none"):
-        _try_template(template, fmt, rule_paths)
     if profile is None:
         if not stdin_is_tty():
             raise InputError(
@@ -142,39 +138,27 @@ def recommend(
         loaded = run_questionnaire()
     else:
         loaded = load_profile(profile)
-    text = run_pipeline(
-        loaded,
-        profile_path=profile,
-        probes=probes,
-        refresh=refresh_probes,
-        rule_dirs=rule_paths,
-        fmt=fmt,
-        template=template,
-        seed=seed,
-        progress=progress,
-        python=list(python),
-        as_of=as_of,
-    )
-    emit(text, destination)
+    try:
+        text = run_pipeline(
+            loaded,
+            profile_path=profile,
+            probes=probes,
+            refresh=refresh_probes,
+            rule_dirs=rule_paths,
+            fmt=fmt,
+            template=template,
+            seed=seed,
+            progress=progress,
+            python=list(python),
+            as_of=as_of,
+        )
+        emit(text, destination)
+    except InputError as exc:
+        if profile is None:  # the questionnaire ran: its answers are not lost
+            from advisor.cli.kept_answers import keep_answers
 
-
-def _try_template(template: str, fmt: str, rule_paths: list[Path]) -> None:
-    """Render the custom template once on a bundled example before the questions are asked
-    or the probes run, so a template that fails as it renders (an undefined name, a
-    division by zero) costs neither the answers nor the measuring time."""
-    from advisor.io.profiles import example_path, load_profile
-    from advisor.pipeline import run_pipeline
-
-    example = str(example_path(TRIAL_EXAMPLE))
-    run_pipeline(
-        load_profile(example),
-        profile_path=example,
-        probes="none",
-        refresh=False,
-        rule_dirs=rule_paths,
-        fmt=fmt,
-        template=template,
-    )
+            raise keep_answers(exc, loaded, rule_dirs) from None
+        raise
 
 
 @click.command()
