@@ -208,3 +208,32 @@ def test_the_node_limit_is_not_called_an_alias_bomb_when_no_alias_is_used() -> N
     with pytest.raises(InputError, match="too many nodes") as caught:
         load_yaml_text(text)
     assert "alias bomb" not in caught.value.message
+
+
+def test_a_packs_consistency_checks_count_toward_the_example_limit(tmp_path: Path) -> None:
+    """Round 29: 480 checks of 64 aliased examples each (102 KB) ran 61,440 examples on
+    every load, 15 s: checks' examples were bounded by neither limit."""
+    from advisor.decide.rules import load_ruleset
+    from advisor.model.errors import InputError
+
+    data = tmp_path / "pack" / "data"
+    data.mkdir(parents=True)
+    sixteen = "[" + ", ".join(["{model: {parameters: 7e10}}"] * 16) + "]"
+
+    def check(n: int, trip: str) -> str:
+        return (
+            f"  - {{id: CON{n}, title: A user check, when: {{field: model.parameters, gt: 1e8}}, "
+            f"message: a check of a user pack, evidence: [{{title: A source, source: A "
+            f"publisher, year: 2020, claim: A claim of the source.}}], examples: {{trip: "
+            f"{trip}}}}}\n"
+        )
+
+    text = "checks:\n" + check(300, f"&t {sixteen}")
+    text += "".join(check(n, "*t") for n in range(301, 930))
+    (data / "consistency.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match="more than 10,000 examples"):
+        load_ruleset([tmp_path / "pack"])
+    seventeen = "[" + ", ".join(["{model: {parameters: 7e10}}"] * 17) + "]"
+    (data / "consistency.yaml").write_text("checks:\n" + check(300, seventeen), encoding="utf-8")
+    with pytest.raises(InputError, match="at most 16"):
+        load_ruleset([tmp_path / "pack"])

@@ -29,13 +29,14 @@ from advisor.decide.conditions import (
 )
 from advisor.decide.context import example_context
 from advisor.decide.dating import check_evidence_dated, check_started, knowledge_month
+from advisor.decide.rule_examples import examples_within_budget
 from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.decision import Inconsistency
 from advisor.model.errors import InputError
 from advisor.model.profile import ExistingCode
-from advisor.model.rulepack import Evidence, FrameworkInfo, Holds, Strict
+from advisor.model.rulepack import MAX_RULE_EXAMPLES, Evidence, FrameworkInfo, Holds, Strict
 
 
 class Ratio(Strict):
@@ -55,8 +56,8 @@ class Ratio(Strict):
 
 
 class CheckExamples(Strict):
-    trip: list[dict[str, Any]] = Field(min_length=1)
-    ok: list[dict[str, Any]] = Field(default_factory=list)
+    trip: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_RULE_EXAMPLES)
+    ok: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_RULE_EXAMPLES)
 
 
 class Check(Strict):
@@ -173,20 +174,23 @@ def _involved(check: Check, context: dict[str, Any]) -> list[str]:
 
 
 def load_pack_checks(
-    directories: list[Path], today: str, dated_by: date | None = None
+    directories: list[Path], today: str, dated_by: date | None = None, examples: int = 0
 ) -> tuple[tuple[Check, ...], dict[str, str]]:
     """The checks of every pack (each directory's ``data/consistency.yaml``, the core's
     first) and the file of each (id -> path); an id defined by two packs is refused,
-    naming the second file and line."""
+    naming the second file and line. ``examples``: those the user packs' rules gave, to
+    which their checks' examples count (rule_examples.MAX_PACK_EXAMPLES)."""
     out: list[Check] = []
     taken: dict[str, str] = {}
+    budget = [examples]
     for directory in directories:
         data = directory / "data"
         if path_kind(directory) == "dir" and os.path.lexists(data) and path_kind(data) != "dir":
             raise InputError("a rule pack's 'data' entry must be a directory", path=str(data))
         path = data / "consistency.yaml"
         day = dated_by if directory is not directories[0] else None  # a user's pack
-        for check in load_checks(path, today, taken, dated_by=day):
+        user = directory is not directories[0]
+        for check in load_checks(path, today, taken, dated_by=day, budget=budget if user else None):
             taken[check.id] = str(path)
             out.append(check)
         if sum(c.condition.size() for c in out if c.condition) > MAX_PACK_CONDITIONS:
@@ -203,8 +207,10 @@ def load_checks(
     taken: dict[str, str] | None = None,
     *,
     dated_by: date | None = None,
+    budget: list[int] | None = None,
 ) -> tuple[Check, ...]:
-    """Load consistency.yaml (none when the pack has no such file), running its examples;
+    """Load consistency.yaml (none when the pack has no such file), running its examples
+    (``budget``: a user pack's examples so far, counted and bounded first);
     ``today`` (YYYY-MM, default the knowledge's month): no check may start after it;
     ``taken``: ids other packs already define (id -> file); ``dated_by``: no evidence may be
     dated after this day (a user's pack; None: not checked here)."""
@@ -217,6 +223,8 @@ def load_checks(
     items = doc.data["checks"]
     if not isinstance(items, list):
         raise InputError("'checks' must be a list", path=str(path), line=doc.line_of(("checks",)))
+    if budget is not None:  # a user's pack: counted with its rules' before any example runs
+        budget[0] += examples_within_budget(doc, budget[0], key="checks")
     out: list[Check] = []
     seen: set[str] = set()
     for index, raw in enumerate(items):

@@ -45,11 +45,11 @@ def check_examples(
 MAX_PACK_EXAMPLES = 10_000  # examples in all the user packs' rules (the bundled pack: 319)
 
 
-def examples_within_budget(doc: YamlDocument, so_far: int) -> int:
-    """The examples a user's rules file gives, counted before any is read; an InputError
-    when they take all the user packs' examples past ``MAX_PACK_EXAMPLES`` (each costs a
-    profile read and a rule evaluated on every load)."""
-    items = doc.data.get("rules") if isinstance(doc.data, dict) else None
+def examples_within_budget(doc: YamlDocument, so_far: int, key: str = "rules") -> int:
+    """The examples a user's rules file (or consistency file, ``key`` "checks") gives,
+    counted before any is read; an InputError when they take all the user packs' examples
+    past ``MAX_PACK_EXAMPLES`` (each costs a profile read and an evaluation on every load)."""
+    items = doc.data.get(key) if isinstance(doc.data, dict) else None
     count = 0
     for raw in items if isinstance(items, list) else ():  # a wrong shape: its own checks say
         examples = raw.get("examples") if isinstance(raw, dict) else None
@@ -57,8 +57,8 @@ def examples_within_budget(doc: YamlDocument, so_far: int) -> int:
             count += sum(len(v) for v in examples.values() if isinstance(v, list))
     if so_far + count > MAX_PACK_EXAMPLES:
         raise InputError(
-            f"the user packs' rules hold more than {MAX_PACK_EXAMPLES:,} examples in all; "
-            "keep a few per rule",
+            f"the user packs' rules and checks hold more than {MAX_PACK_EXAMPLES:,} examples "
+            "in all; keep a few per rule",
             path=doc.path,
         )
     return count

@@ -373,7 +373,7 @@ def load_ruleset(
                 )
             sources[rule.id] = str(path)
             rules.append(rule)
-    checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today, day)
+    checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today, day, fixtures)
     full = RuleSet(meta, rules, sources, conditions, routes, checks=checks)
     full.check_sources = check_files
     return full.at(today)
