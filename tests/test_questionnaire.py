@@ -205,7 +205,7 @@ def test_parsing_answers(qs) -> None:
         ("model.parameters", "lots", "expected a number such as"),
         ("model.parameters", "0", "greater than or equal to 1"),
         ("priorities.raw_performance", "9", "less than or equal to 5"),
-        ("team.size", "two", "valid integer"),
+        ("team.size", "two", "expected a whole number"),
         ("team.numpy", "maybe", "answer y or n"),
         ("project.name", "bad\x1b[2Jname", "control characters"),
         # found by the fuzzer: '²'.isdigit() is True but int('²') raises

@@ -175,8 +175,8 @@ def examples() -> None:
 @click.command()
 def schema() -> None:
     """Print the profile's JSON Schema."""
-    from advisor.model.field_guards import MAX_LIST_ITEMS
-    from advisor.model.profile import WHOLE_TEXT, Profile
+    from advisor.model.field_guards import MAX_LIST_ITEMS, MAX_WHOLE_CHARS, WHOLE_TEXT
+    from advisor.model.profile import Profile
 
     def as_read(node: object) -> None:  # what the loader accepts: lists, numbers as text
         if isinstance(node, dict):
@@ -186,7 +186,8 @@ def schema() -> None:
                 as_read(value)
             if node.get("type") == "integer":  # the reader also takes '3' for 3: so may editors
                 number = {k: node.pop(k) for k in ("type", "minimum", "maximum") if k in node}
-                node["anyOf"] = [number, {"type": "string", "maxLength": 64, "pattern": WHOLE_TEXT}]
+                text = {"type": "string", "maxLength": MAX_WHOLE_CHARS, "pattern": WHOLE_TEXT}
+                node["anyOf"] = [number, text]
         elif isinstance(node, list):
             for value in node:
                 as_read(value)

@@ -26,6 +26,12 @@ from pydantic import ValidationInfo
 
 MAX_LIST_ITEMS = 64
 MAX_TEXT_CHARS = 10_000
+MAX_WHOLE_CHARS = 64
+# A whole number written as text ('3', ' 4 ', '8.0'): ASCII spaces only, no sign but '+',
+# no separators; the JSON Schema's pattern for whole-number fields is this one, so an
+# editor that checks a profile agrees with the reader (advisor schema)
+WHOLE_TEXT = r"^[ \t\r\n]*\+?[0-9]+(?:\.0+)?[ \t\r\n]*$"
+_WHOLE = re.compile(WHOLE_TEXT)
 
 
 def _numeric(annotation: Any) -> bool:
@@ -50,6 +56,13 @@ def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
         )
     if isinstance(value, float) and not math.isfinite(value) and _numeric(field.annotation):
         raise ValueError(f"expected a finite number, got {value}")
+    whole = field.annotation is int
+    if (
+        isinstance(value, str)
+        and whole
+        and not (len(value) <= MAX_WHOLE_CHARS and _WHOLE.match(value))
+    ):
+        raise ValueError(f"expected a whole number (an integer), got {short_repr(value)}")
     if isinstance(value, str) and _numeric(field.annotation):
         check_separators(value)  # at any length: padding must not skip it
     if isinstance(value, str) and _numeric(field.annotation) and _non_finite(value):

@@ -88,7 +88,6 @@ _DIGITS = (
 )  # thousands groups only after a first group that does not start with 0, as the reader
 COUNT_TEXT = rf"^\s*{_DIGITS}\s*[kKmMbBgGtT]?\s*$"
 SIZE_TEXT = rf"^\s*{_DIGITS}\s*(?:[kKmMgGtT](?:[iI]?[bB])?|[bB])?\s*$"
-WHOLE_TEXT = r"^\s*\+?[0-9]+(?:\.0+)?\s*$"  # a whole number written as text ('3', ' 4 ', '8.0')
 
 
 def _number_or_text(pattern: str) -> Callable[[dict[str, Any]], None]:
