@@ -312,3 +312,36 @@ def test_a_whole_compiled_loop_decides_nothing_for_a_billion_parameter_model() -
     decision = _decide(unsaid)
     assert "PERF101" in decision.decisive_facts.get("jax", [])
     assert decision.recommendation.confidence == "high"  # an unsaid size caps nothing
+
+
+@pytest.mark.parametrize("other", ["aws_trainium", "intel_gaudi"])
+def test_aws_or_intel_silicon_beside_tpus_is_no_decisive_fact(other: str) -> None:
+    """A JAX team on TPUs that added some Trainium had become a high PyTorch verdict: beside
+    TPUs each framework is native on one half of the plan and young on the other."""
+    team = {"team": {"experience": {"jax": "expert"}}, "purpose": "research"}
+    both = _decide({**team, "hardware": {"training": ["tpu", other]}})
+    assert not both.decisive_facts.get("pytorch")
+    assert both.recommendation.confidence != "high"
+    alone = _decide({**team, "hardware": {"training": [other]}})
+    assert alone.decisive_facts.get("pytorch")
+
+
+def test_no_change_offered_empties_a_hardware_list() -> None:
+    """'Remove nvidia_gpu from hardware.training' was offered as the smallest change for a
+    project whose only training hardware it was: a model trains and runs somewhere."""
+
+    plan = {
+        "hardware": {"training": ["nvidia_gpu"], "inference": ["cpu"]},
+        "workload": {"simulator": "accelerator_jax"},
+    }
+    sens = _decide(plan).sensitivity
+    assert sens is not None
+    flips = [
+        *sens.flips_by_framework.values(),
+        *sens.decidable_by_framework.values(),
+        *sens.situation_flips.values(),
+        sens.smallest_flip,
+    ]
+    for flip in flips:
+        if flip and flip.path.startswith("hardware."):
+            assert flip.to_value != [], flip

@@ -217,7 +217,8 @@ def _alternatives(
         )
         adds = [[*old, v] for v in values if v not in old]
         removes = [[x for x in old if x != v] for v in old]
-        return adds + removes
+        # a model trains and runs somewhere: a hardware list is never emptied
+        return adds + [r for r in removes if r or path not in HARDWARE_LISTS]
     if isinstance(annotation, type) and issubclass(annotation, Enum):
         return [m.value for m in annotation if m.value != old or not said]
     if annotation is bool:
@@ -239,6 +240,11 @@ def _alternatives(
     return []
 
 
+HARDWARE_LISTS = frozenset(
+    p
+    for p, kind in PROFILE_PATHS.items()
+    if p.startswith("hardware.") and typing.get_origin(kind) is list
+)
 MAX_NUMBER_TRIES = 48  # values tried per numeric answer: 16 thresholds, each with its neighbours
 
 
