@@ -345,3 +345,15 @@ def test_no_change_offered_empties_a_hardware_list() -> None:
     for flip in flips:
         if flip and flip.path.startswith("hardware."):
             assert flip.to_value != [], flip
+
+
+def test_a_triton_stack_no_longer_credits_tensorflow_after_its_backend_was_deprecated() -> None:
+    """Triton's TensorFlow backend is deprecated since 25.03: today the stack credits
+    PyTorch alone and warns a TensorFlow verdict; a view of 2024 still credits both."""
+    plan = {"deployment": {"serving_stack": "triton", "targets": ["server"]}}
+    today = {r.id: r for r in _decide(plan).rules}
+    assert today["PROD103"].effects.get("tensorflow", 0) == 0
+    assert "PROD203" not in today
+    assert "25.03" in today["PROD103"].risks["tensorflow"]
+    past = {r.id: r for r in decide(Profile.model_validate(plan), None, RULES.at("2024-06")).rules}
+    assert past["PROD203"].effects.get("tensorflow") == 1
