@@ -153,7 +153,7 @@ def _padded_separator() -> str:  # round 15: the separator check was quadratic i
 
 
 GENERATED: dict[str, tuple[Callable[[], str], list[str]]] = {
-    "padded_separator_1mb.yaml": (_padded_separator, [":1:", "team.size", "whole number"]),
+    "padded_separator_1mb.yaml": (_padded_separator, [":1:", "team.size", "separate thousands"]),
     "flood_enum_value.yaml": (_flood_value, [":1:", "purpose", "text is too long", "…"]),
     "flood_key.yaml": (_flood_key, ["flood_key.yaml"]),
     "list_190000_domains.yaml": (_list_190k, [":10002:", "more than 10000 entries"]),

@@ -116,9 +116,12 @@ def _check_pack_bounds(packs: list[Path]) -> None:
             )
         for path in files_read(directory):
             try:
-                total += os.stat(path).st_size
+                size = os.stat(path).st_size
             except (OSError, ValueError):
                 continue  # missing or odd: the bounded reader says so
+            if size > MAX_PACK_BYTES:
+                continue  # over one file's own limit: the bounded reader says it is too large
+            total += size
             if total > MAX_PACK_BYTES:
                 raise InputError(
                     f"the rule packs' files hold over {MAX_PACK_BYTES // (1024 * 1024)} MB "

@@ -34,6 +34,11 @@ WHOLE_TEXT = r"^[ \t\r\n]*\+?[0-9]+(?:\.0+)?[ \t\r\n]*$"
 _WHOLE = re.compile(WHOLE_TEXT)
 
 
+def _whole(text: str) -> bool:
+    """A whole number as the schema's pattern and length take it."""
+    return len(text) <= MAX_WHOLE_CHARS and bool(_WHOLE.match(text))
+
+
 def _numeric(annotation: Any) -> bool:
     """True for int, float and their optional forms."""
     if annotation in (int, float):
@@ -56,15 +61,10 @@ def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
         )
     if isinstance(value, float) and not math.isfinite(value) and _numeric(field.annotation):
         raise ValueError(f"expected a finite number, got {value}")
-    whole = field.annotation is int
-    if (
-        isinstance(value, str)
-        and whole
-        and not (len(value) <= MAX_WHOLE_CHARS and _WHOLE.match(value))
-    ):
-        raise ValueError(f"expected a whole number (an integer), got {short_repr(value)}")
     if isinstance(value, str) and _numeric(field.annotation):
         check_separators(value)  # at any length: padding must not skip it
+    if isinstance(value, str) and field.annotation is int and not _whole(value):
+        raise ValueError(f"expected a whole number (an integer), got {short_repr(value)}")
     if isinstance(value, str) and _numeric(field.annotation) and _non_finite(value):
         raise ValueError(f"expected a finite number, got {short_repr(value)}")  # '1e999', 'nan'
     if isinstance(value, str) and _numeric(field.annotation) and underflows(value):
