@@ -357,3 +357,25 @@ def test_a_triton_stack_no_longer_credits_tensorflow_after_its_backend_was_depre
     assert "25.03" in today["PROD103"].risks["tensorflow"]
     past = {r.id: r for r in decide(Profile.model_validate(plan), None, RULES.at("2024-06")).rules}
     assert past["PROD203"].effects.get("tensorflow") == 1
+
+
+def test_an_image_generation_project_gets_diffusers_and_a_fine_tuning_shop_no_torchtitan() -> None:
+    tuning = {
+        "domains": ["generative", "vision"],
+        "model": {"parameters": "12B"},
+        "training": {"accelerators": 64},
+        "hardware": {"training": ["nvidia_gpu"]},
+        "ecosystem": {"huggingface": True, "pretrained_models": True},
+        "team": {"experience": {"pytorch": "expert"}},
+    }
+    stack = _stack(tuning)
+    assert "Diffusers" in stack and "torchtitan" not in stack
+    pretraining = {**tuning, "domains": ["nlp"], "ecosystem": {"pretrained_models": False}}
+    assert "torchtitan" in _stack(pretraining) and "Diffusers" not in _stack(pretraining)
+
+
+def test_pytorch_on_amd_or_apple_gpus_names_its_own_risk() -> None:
+    for hardware, words in (("amd_gpu", "ROCm wheel"), ("apple_silicon", "MPS")):
+        decision = _decide({"hardware": {"training": [hardware]}})
+        risks = [r.text for r in decision.risks if r.framework == "pytorch"]
+        assert any(words in text for text in risks), (hardware, risks)
