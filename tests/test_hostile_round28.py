@@ -237,3 +237,93 @@ def test_a_packs_consistency_checks_count_toward_the_example_limit(tmp_path: Pat
     (data / "consistency.yaml").write_text("checks:\n" + check(300, seventeen), encoding="utf-8")
     with pytest.raises(InputError, match="at most 16"):
         load_ruleset([tmp_path / "pack"])
+
+
+# --------------------------------------------------------------- round 30
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (("--format", "markdown"), "r.md:x.html"),
+        (("--format", "json"), "r.json:x.html"),
+        ((), "x:.svg"),
+    ],
+)
+def test_a_colon_does_not_hide_a_markup_suffix_on_posix(
+    tmp_path: Path, args: tuple[str, ...], name: str
+) -> None:
+    """The Windows reading cut the name at its first colon ('r.md'); on Linux the file is
+    an .html file a browser opens as one."""
+    (tmp_path / "p.yaml").write_text(f'project: {{name: "{SCRIPT}"}}\n', encoding="utf-8")
+    result = run("recommend", "p.yaml", "--probes", "none", *args, "-o", name, cwd=tmp_path)
+    if result.code == 0:  # no --format: the name picks HTML, which is escaped
+        assert "<script>" not in (tmp_path / name).read_text(encoding="utf-8")
+        assert (tmp_path / name).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    else:
+        assert result.code == 2 and not (tmp_path / name).exists()
+
+
+def test_both_readings_of_a_name_count() -> None:
+    from advisor.cli.output import named_html, named_json
+
+    assert named_html("r.md:x.html") and named_html("r.html::$DATA") and named_html("r.html")
+    assert named_json("r.md:x.json") and named_json("r.json::$DATA")
+    assert not named_html("report:v1.md") and not named_json("report:v1.md")
+
+
+def test_the_kept_answers_note_leads_the_line_so_a_long_message_cannot_cut_it() -> None:
+    from advisor.cli.kept_answers import keep_answers
+    from advisor.model.errors import InputError
+    from advisor.model.profile import Profile
+
+    long = InputError("template failed: " + "a" * 900, path="t.md.j2", line=1)
+    kept = keep_answers(long, Profile(), [])
+    try:
+        line = str(kept)
+        assert "your answers are kept in " in line
+    finally:
+        name = kept.message.split("kept in ", 1)[1].split(" (give", 1)[0]
+        Path(name).unlink()
+
+
+def test_answers_a_rule_pack_folder_cannot_take_are_kept_in_the_temporary_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 30: with `--rules .` the working folder is a pack, and the answers were lost
+    without a word; now they go to the temporary folder, readable by the user alone."""
+    import os
+    import tempfile
+
+    from advisor.cli.kept_answers import keep_answers
+    from advisor.model.errors import InputError
+    from advisor.model.profile import Profile
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.chdir(pack)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    kept = keep_answers(InputError("failed"), Profile(), [str(pack)])
+    assert not list(pack.iterdir())
+    saved = temp / "advisor-answers.yaml"
+    assert str(saved) in kept.message and saved.exists()
+    assert os.stat(saved).st_mode & 0o077 == 0
+
+
+def test_answers_that_cannot_be_kept_anywhere_are_said_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    from advisor.cli.kept_answers import keep_answers
+    from advisor.model.errors import InputError
+    from advisor.model.profile import Profile
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    monkeypatch.chdir(pack)
+    monkeypatch.setattr(tempfile, "tempdir", str(pack))  # the pack again: refused
+    kept = keep_answers(InputError("failed"), Profile(), [str(pack)])
+    assert kept.message.startswith("your answers could not be kept; failed")

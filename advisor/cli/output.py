@@ -189,8 +189,12 @@ def named_html(name: str) -> bool:
     """Whether any suffix of the file's name says HTML (report.html, t.html.j2, t.xhtml.tmpl,
     t.html.j2.txt): such a template is almost surely HTML, and its data must be escaped so.
     Suffixes are compared as Windows opens them: trailing dots and spaces stripped, and an
-    NTFS stream name cut off ('r.html::$DATA' is r.html)."""
-    suffixes = _suffixes(name)
+    NTFS stream name cut off ('r.html::$DATA' is r.html), and as POSIX reads them, where a
+    colon is part of the name ('r.md:x.html' is an .html file): either reading counts."""
+    return any(_html_suffixes(suffixes) for suffixes in _readings(name))
+
+
+def _html_suffixes(suffixes: list[str]) -> bool:
     if _HTML_SUFFIXES & set(suffixes):
         return True
     # the MIME table decides only for the suffix a server or browser reads: the last one,
@@ -210,14 +214,19 @@ def _mime_markup(suffix: str) -> bool:
 
 
 def named_json(name: str) -> bool:
-    """Whether the file's last suffix, read as Windows opens it (see named_html), is .json:
-    'r.json', 'r.JSON', 'r.json.', 'r.json ' and 'r.json::$DATA' all are."""
-    suffixes = _suffixes(name)
-    return bool(suffixes) and suffixes[-1] == "json"
+    """Whether the file's last suffix, read as Windows or as POSIX opens it (see
+    named_html), is .json: 'r.json', 'r.JSON', 'r.json.', 'r.json ', 'r.json::$DATA' and
+    'r.md:x.json' all are."""
+    return any(suffixes[-1:] == ["json"] for suffixes in _readings(name))
 
 
-def _suffixes(name: str) -> list[str]:
-    """The name's suffixes, lower case, with trailing dots and spaces stripped and an NTFS
-    stream name cut off."""
-    base = os.path.basename(name).lower().split(":")[0].rstrip(" .")
-    return [part.rstrip(" .") for part in base.split(".")[1:]]
+def _readings(name: str) -> list[list[str]]:
+    """The name's suffixes, lower case, with trailing dots and spaces stripped: as Windows
+    reads the name (an NTFS stream name cut off at the first colon) and as POSIX does (a
+    colon is part of the name)."""
+    base = os.path.basename(name).lower()
+    out = []
+    for reading in (base.split(":")[0], base):
+        stripped = reading.rstrip(" .")
+        out.append([part.rstrip(" .") for part in stripped.split(".")[1:]])
+    return out
