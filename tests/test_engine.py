@@ -293,7 +293,7 @@ def test_rule_prefix_must_match_criterion(pack) -> None:
 
 
 @pytest.mark.parametrize(
-    "example", ["student-starter", "tpu-research-lab", "r4-product-team-vision-nlp"]
+    "example", ["student-starter", "r2-low-power-devices", "r4-product-team-vision-nlp"]
 )
 def test_a_flip_quotes_the_lead_the_changed_profile_really_has(example: str) -> None:
     """What would change the verdict says how thin each flip is: the lead it quotes is the
