@@ -89,7 +89,7 @@ def _format_for(fmt: str, output: str | None) -> str:
     if output and named_html(output):  # a browser would run the HTML the text holds
         raise InputError(
             "advisor probe writes Markdown or JSON, not HTML, so its file cannot be named as "
-            "one a browser opens as HTML or XML: name it .md or .json",
+            "one a browser or web server reads as HTML, XML or a server page: name it .md or .json",
             field="--output",
         )
     source = click.get_current_context().get_parameter_source("fmt")

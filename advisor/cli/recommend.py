@@ -212,7 +212,8 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
         if output and fmt != "html" and named_html(str(output)):
             # a browser opens the file as HTML: Markdown's escapes and JSON's text would run
             raise InputError(
-                f"--format {fmt} cannot be written to a file a browser opens as HTML or XML: "
+                f"--format {fmt} cannot be written to a file a browser or web server reads "
+                "as HTML, XML or a server page: "
                 f"name it .{'json' if fmt == 'json' else 'md'}, or pass --format html",
                 field="--output",
             )
