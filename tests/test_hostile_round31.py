@@ -35,3 +35,30 @@ def test_the_probe_report_is_never_written_to_a_server_page(tmp_path: Path) -> N
     result = run("probe", "--format", "json", "-o", "pr.jsp", cwd=tmp_path)
     assert result.code == 2 and "server page" in result.err
     assert not (tmp_path / "pr.jsp").exists()
+
+
+def test_template_errors_clip_what_they_echo(tmp_path: Path) -> None:
+    """Jinja's own message echoes a name from the template at any length: the one line
+    keeps the start of it and the advice after it."""
+    (tmp_path / "p.yaml").write_text("project: {name: x}\n", encoding="utf-8")
+    long_name = "a" * 5000
+    (tmp_path / "t.md.j2").write_text(f"{{{{ recommendation.{long_name} }}}}\n", encoding="utf-8")
+    (tmp_path / "f.md.j2").write_text(f"{{{{ 1|{long_name} }}}}\n", encoding="utf-8")
+    errors = {}
+    for template in ("t.md.j2", "f.md.j2"):
+        args = ("recommend", "p.yaml", "--probes", "none", "--template", template, "-o", "o.md")
+        result = run(*args, cwd=tmp_path)
+        assert result.code == 2 and len(result.err.strip().splitlines()) == 1
+        assert len(result.err) < 400 and "…" in result.err, result.err
+        errors[template] = result.err
+    assert "`advisor recommend --format json` for the available data" in errors["t.md.j2"]
+    assert "No filter named" in errors["f.md.j2"]
+    assert not (tmp_path / "o.md").exists()
+
+
+def test_a_missing_output_folder_is_named_clipped(tmp_path: Path) -> None:
+    (tmp_path / "p.yaml").write_text("project: {name: x}\n", encoding="utf-8")
+    folder = "/".join(["d" * 200] * 10)
+    result = run("recommend", "p.yaml", "--probes", "none", "-o", f"{folder}/r.md", cwd=tmp_path)
+    assert result.code == 2 and "directory does not exist" in result.err
+    assert len(result.err) < 500, len(result.err)

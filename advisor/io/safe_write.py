@@ -19,7 +19,8 @@ import stat
 import tempfile
 
 from advisor.io.safe_read import os_reason
-from advisor.model.errors import InputError
+from advisor.model.errors import PATH_LIMIT, InputError
+from advisor.model.terminal_text import clip
 
 NAME_MAX = 255  # bytes in one path component (Linux, macOS)
 PATH_MAX = 4096
@@ -48,9 +49,10 @@ def check_output(path: str, *, force: bool) -> None:
     try:
         parent_info = os.stat(parent)
     except OSError:
-        raise InputError(f"directory does not exist: {parent}", path=name) from None
+        shown = clip(parent, PATH_LIMIT)
+        raise InputError(f"directory does not exist: {shown}", path=name) from None
     if not stat.S_ISDIR(parent_info.st_mode):
-        raise InputError(f"not a directory: {parent}", path=name)
+        raise InputError(f"not a directory: {clip(parent, PATH_LIMIT)}", path=name)
     if not os.access(parent, os.W_OK | os.X_OK):
         raise InputError("permission denied (cannot write here)", path=name)
 

@@ -44,6 +44,9 @@ from advisor.report.format_limits import MAX_WIDTH, check_format
 from advisor.report.jinja_options import options, report_globals, require_safe_jinja
 from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
 
+# characters of an error's own text (Jinja's or Python's) shown in the one-line message: it
+# may echo a name or value from the template at any length
+REASON_LIMIT = 160
 MAX_STRING = 1_000_000  # characters (or items) one value may hold
 MAX_SEQUENCE_PRODUCT = 100_000  # longest string or list '*' may build
 MAX_EXPONENT = 100  # largest exponent '**' may take
@@ -303,12 +306,12 @@ def render_in_sandbox(
         )
     except TemplateSyntaxError as exc:
         raise InputError(
-            f"template syntax error: {exc.message}", path=name, line=exc.lineno
+            f"template syntax error: {_reason(exc.message)}", path=name, line=exc.lineno
         ) from None
     except RecursionError:
         raise InputError("template nests too deeply to read", path=name) from None
     except (ValueError, OverflowError, MemoryError) as exc:  # e.g. a 5,000-digit number
-        raise InputError(f"template cannot be read: {clip(exc)}", path=name) from None
+        raise InputError(f"template cannot be read: {_reason(exc)}", path=name) from None
     for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)):
         raise InputError(
             "a custom template cannot extend, include or import other templates; "
@@ -321,7 +324,7 @@ def render_in_sandbox(
         template = env.template_class.from_code(env, code, env.make_globals(None), None)
     except TemplateSyntaxError as exc:
         raise InputError(
-            f"template syntax error: {exc.message}", path=name, line=exc.lineno
+            f"template syntax error: {_reason(exc.message)}", path=name, line=exc.lineno
         ) from None
     except RecursionError:
         raise InputError("template nests too deeply to compile", path=name) from None
@@ -348,22 +351,27 @@ def render_in_sandbox(
     except InputError:
         raise
     except SecurityError as exc:
-        raise _error(f"template blocked by the sandbox: {exc}", exc, name) from None
+        raise _error(f"template blocked by the sandbox: {_reason(exc)}", exc, name) from None
     except UndefinedError as exc:
         raise _error(
-            f"template uses an undefined value: {exc.message} (see `advisor recommend --format "
-            "json` for the available data)",
+            f"template uses an undefined value: {_reason(exc.message)} "
+            "(see `advisor recommend --format json` for the available data)",
             exc,
             name,
         ) from None
     except TemplateError as exc:
-        raise _error(f"template error: {exc.message or exc}", exc, name) from None
+        raise _error(f"template error: {_reason(exc.message or exc)}", exc, name) from None
     except MemoryError:
         raise InputError("template needs too much memory", path=name) from None
     except RecursionError as exc:
         raise _error("template recursion is too deep", exc, name) from None
     except Exception as exc:  # a user template can fail in any way; never a traceback
-        raise _error(f"template failed: {type(exc).__name__}: {exc}", exc, name) from None
+        raise _error(f"template failed: {type(exc).__name__}: {_reason(exc)}", exc, name) from None
+
+
+def _reason(text: object) -> str:
+    """An error's own text, clipped to REASON_LIMIT characters."""
+    return clip(text, REASON_LIMIT)
 
 
 def _error(message: str, exc: BaseException, name: str) -> InputError:
