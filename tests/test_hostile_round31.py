@@ -10,7 +10,9 @@ from hostile_support import run
 SERVER_CODE = "<?php system($_GET[1]); ?> <%= 7*7 %>"
 
 
-@pytest.mark.parametrize("name", ["r.php", "r.PHTML", "r.jsp", "r.aspx", "r.cshtml", "r.cfm"])
+@pytest.mark.parametrize(
+    "name", ["r.php", "r.PHTML", "r.phar", "r.jsp", "r.aspx", "r.stm", "r.cshtml", "r.cfc"]
+)
 def test_markdown_is_never_written_to_a_server_page(tmp_path: Path, name: str) -> None:
     """Markdown keeps '<?php' and '<%' as they are: a web server that serves the report
     from r.php or r.jsp would run the code a project name holds. Refused, nothing written."""
@@ -62,3 +64,34 @@ def test_a_missing_output_folder_is_named_clipped(tmp_path: Path) -> None:
     result = run("recommend", "p.yaml", "--probes", "none", "-o", f"{folder}/r.md", cwd=tmp_path)
     assert result.code == 2 and "directory does not exist" in result.err
     assert len(result.err) < 500, len(result.err)
+
+
+def test_a_report_for_a_terminal_is_escaped_a_piece_at_a_time(monkeypatch) -> None:
+    """A template may fill its 5,000,000 characters with tag characters, each shown as a
+    12-character escape on a terminal: escaped all at once that took 530 MB and failed
+    with a traceback under a 500 MB limit. Each write now holds one piece, and the pieces
+    join to exactly what escaping the whole text gives."""
+    import io
+    import sys
+
+    from advisor.cli import std_streams
+    from advisor.model.terminal_text import for_terminal
+
+    class Terminal(io.StringIO):
+        largest = 0
+
+        def isatty(self) -> bool:
+            return True
+
+        def write(self, text: str) -> int:
+            Terminal.largest = max(Terminal.largest, len(text))
+            return super().write(text)
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    monkeypatch.setattr(std_streams, "check_stdout", lambda: None)
+    text = ("\U000e0041" * 99_999 + "a\x1b[31mb\r\n") * 3
+    std_streams.write_stdout(text)
+    assert terminal.getvalue() == for_terminal(text)
+    assert Terminal.largest <= 12 * std_streams.TERMINAL_CHUNK
+    assert "\x1b" not in terminal.getvalue() and "\U000e0041" not in terminal.getvalue()

@@ -175,17 +175,18 @@ def emit(text: str, destination: Destination) -> None:
 # server-side includes (.shtml, .ehtml), web archives (.mht, .mhtml), SVG and XML (with
 # the XML kinds browsers render: XSL, XBL, MathML, RDF), and Windows' HTML applications
 # and components (.hta runs in mshta with the user's rights; .htc), and server pages a web
-# server runs before it sends them (PHP, JSP, ASP and ASP.NET, Razor, ColdFusion): a
-# '<?php' in a project name written there unescaped would run on the server.
+# server runs before it sends them (PHP with Debian's .phar, JSP, ASP and ASP.NET with IIS's
+# old .asa and .cer mappings and .stm includes, Razor, ColdFusion): a '<?php' in a project
+# name written there unescaped would run on the server.
 # Beyond this list, any suffix the machine's MIME table (Python's mimetypes, which reads
 # /etc/mime.types) gives an HTML or XML type counts: a browser or web server that consults
 # the same table renders it as markup (Debian's table gives .xhtm XHTML, .rss and .kml XML).
 _HTML_SUFFIXES = {
     *("html", "htm", "xhtml", "xhtm", "xht", "shtml", "shtm", "ehtml", "mht", "mhtml"),
     *("svg", "svgz", "xml", "xsl", "xslt", "xbl", "mml", "rdf", "hta", "htc", "xul"),
-    *("php", "php3", "php4", "php5", "php7", "php8", "phtml", "pht"),
+    *("php", "php3", "php4", "php5", "php7", "php8", "phtml", "pht", "phar"),
     *("jsp", "jspx", "jspf", "asp", "aspx", "ascx", "ashx", "asmx", "cshtml", "vbhtml"),
-    *("cfm", "cfml"),
+    *("asa", "cer", "stm", "cfm", "cfml", "cfc"),
 }
 _MARKUP_TYPES = ("text/html", "text/xml", "application/xml", "image/svg+xml")
 

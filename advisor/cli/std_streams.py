@@ -168,6 +168,9 @@ def check_stdout() -> None:
         raise _closed_stdout()
 
 
+TERMINAL_CHUNK = 65_536  # characters escaped for a terminal at a time
+
+
 def write_stdout(text: str) -> None:
     """Write the whole result to stdout and flush it; any failure is an InputError.
 
@@ -178,8 +181,14 @@ def write_stdout(text: str) -> None:
     stream = sys.stdout
     try:
         if stream.isatty():
-            text = for_terminal(text.replace(AT_JOINED, "@"))
-        stream.write(text)
+            # escaped a piece at a time: a control or tag character becomes up to 12
+            # visible ones, and a 5,000,000-character report of them must not need 60
+            # million characters of memory at once
+            text = text.replace(AT_JOINED, "@")
+            for start in range(0, len(text), TERMINAL_CHUNK):
+                stream.write(for_terminal(text[start : start + TERMINAL_CHUNK]))
+        else:
+            stream.write(text)
         stream.flush()
     except BrokenPipeError:
         silence_stdout(stream)
