@@ -50,7 +50,7 @@ def test_modules_are_small() -> None:
 def test_no_framework_ids_hard_coded_outside_the_registry() -> None:
     """Per-framework lists live in advisor/frameworks.py only. The report's claims name
     JAX and PyTorch because the articles' claims compare exactly those two; the profile's
-    ExistingCode kinds (model/choices.py: pytorch, tf1, tf2_keras, jax, numpy) describe code,
+    ExistingCode kinds (model/choices.py: pytorch, tf1, tf2_keras, jax, numpy, other) describe code,
     not candidates."""
     allowed = {
         "frameworks.py",

@@ -431,3 +431,25 @@ def test_an_assumed_decisive_fact_against_the_winner_still_counts(tmp_path: Path
     told = decide(Profile.model_validate(said), None, pack).recommendation
     assert unsaid.framework == told.framework == "pytorch"
     assert unsaid.confidence == told.confidence != "high"
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [
+        {"domains": ["vision"], "migrating_away": True},
+        {"purpose": "production", "existing_code_size": "large", "team": {"size": 30}},
+        {"hardware": {"training": ["tpu"]}, "priorities": {"long_term_stability": 5}},
+        {"deployment": {"targets": ["mobile"]}, "ecosystem": {"pretrained_models": True}},
+    ],
+)
+def test_code_in_another_framework_credits_no_candidate(profile: dict) -> None:
+    """existing_code 'other' (MXNet, Caffe, Theano, ...) must be ported whichever framework
+    is chosen: the scores are those of the same profile with no existing code. (A writer
+    who could not say MXNet had written 'numpy', which credits JAX.)"""
+    ruleset = load_ruleset()
+    other = decide(Profile.model_validate({**profile, "existing_code": ["other"]}), None, ruleset)
+    none = decide(Profile.model_validate(profile), None, ruleset)
+    assert {r.framework: r.score for r in other.ranking} == {
+        r.framework: r.score for r in none.ranking
+    }
+    assert not other.inconsistencies

@@ -121,6 +121,7 @@ class ExistingCode(Choice):
     tf2_keras = "tf2_keras"
     jax = "jax"
     numpy = "numpy"
+    other = "other"  # another deep-learning framework (MXNet, Caffe, Theano, Chainer, ...)
 
 
 class Determinism(Choice):

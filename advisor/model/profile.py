@@ -325,7 +325,12 @@ class Profile(Section):
     ecosystem: Ecosystem = Field(default_factory=Ecosystem, description="Ecosystem needs.")
     existing_code: list[ExistingCode] = Field(
         default_factory=list,
-        description="Code the project already has (empty for none).",
+        description="Code the project already has (empty for none): pytorch; tf1 (TensorFlow "
+        "1 graphs and sessions, tf.compat.v1); tf2_keras (TensorFlow 2 or Keras, and "
+        "TensorFlow code whose version you do not know); jax; numpy (NumPy or SciPy code, no "
+        "deep-learning framework); other (another deep-learning framework, such as MXNet, "
+        "Caffe, Theano, Chainer or PaddlePaddle: no candidate gets credit for it, since it "
+        "must be ported whichever is chosen).",
         json_schema_extra=situation("code that already exists"),
     )
     existing_code_size: CodeSize = Field(
