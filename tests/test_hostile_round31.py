@@ -11,7 +11,19 @@ SERVER_CODE = "<?php system($_GET[1]); ?> <%= 7*7 %>"
 
 
 @pytest.mark.parametrize(
-    "name", ["r.php", "r.PHTML", "r.phar", "r.jsp", "r.aspx", "r.stm", "r.cshtml", "r.cfc"]
+    "name",
+    [
+        "r.php",
+        "r.php6",
+        "r.PHTML",
+        "r.phtm",
+        "r.phar",
+        "r.jsp",
+        "r.aspx",
+        "r.stm",
+        "r.cshtml",
+        "r.cfc",
+    ],
 )
 def test_markdown_is_never_written_to_a_server_page(tmp_path: Path, name: str) -> None:
     """Markdown keeps '<?php' and '<%' as they are: a web server that serves the report
