@@ -175,7 +175,12 @@ def examples() -> None:
 @click.command()
 def schema() -> None:
     """Print the profile's JSON Schema."""
-    from advisor.model.field_guards import MAX_LIST_ITEMS, MAX_WHOLE_CHARS, WHOLE_TEXT
+    from advisor.model.field_guards import (
+        MAX_LIST_ITEMS,
+        MAX_WHOLE_CHARS,
+        WHOLE_TEXT,
+        whole_text_in,
+    )
     from advisor.model.profile import Profile
 
     def as_read(node: object) -> None:  # what the loader accepts: lists, numbers as text
@@ -186,7 +191,11 @@ def schema() -> None:
                 as_read(value)
             if node.get("type") == "integer":  # the reader also takes '3' for 3: so may editors
                 number = {k: node.pop(k) for k in ("type", "minimum", "maximum") if k in node}
-                text = {"type": "string", "maxLength": MAX_WHOLE_CHARS, "pattern": WHOLE_TEXT}
+                low, high = number.get("minimum"), number.get("maximum")
+                pattern = WHOLE_TEXT  # the range, when there is one, also in the pattern
+                if isinstance(low, int) and isinstance(high, int) and 0 <= low <= high:
+                    pattern = whole_text_in(low, high)
+                text = {"type": "string", "maxLength": MAX_WHOLE_CHARS, "pattern": pattern}
                 node["anyOf"] = [number, text]
         elif isinstance(node, list):
             for value in node:

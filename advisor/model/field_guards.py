@@ -34,6 +34,43 @@ WHOLE_TEXT = r"^[ \t\r\n]*\+?[0-9]+(?:\.0+)?[ \t\r\n]*$"
 _WHOLE = re.compile(WHOLE_TEXT)
 
 
+def whole_text_in(low: int, high: int) -> str:
+    """WHOLE_TEXT narrowed to the whole numbers from ``low`` to ``high`` (0 <= low <= high):
+    the schema's pattern for a field with that range, so a text the reader would refuse as
+    out of range ('6' for a 0-5 priority) fails the schema too. Leading zeros and a '.0'
+    tail are taken, as the reader takes them."""
+    alternatives = []
+    for length in range(len(str(low)), len(str(high)) + 1):
+        first = low if length == len(str(low)) else 10 ** (length - 1)
+        last = high if length == len(str(high)) else 10**length - 1
+        alternatives += _same_length(str(first), str(last))
+    return r"^[ \t\r\n]*\+?0*(?:" + "|".join(alternatives) + r")(?:\.0+)?[ \t\r\n]*$"
+
+
+def _same_length(first: str, last: str) -> list[str]:
+    """Regex alternatives that match exactly the numbers first..last, both of one length."""
+    if first == last:
+        return [first]
+    if len(first) == 1:
+        return [f"[{first}-{last}]"]
+    if first[0] == last[0]:
+        return [first[0] + tail for tail in _same_length(first[1:], last[1:])]
+    rest = len(first) - 1
+    out = []
+    low_digit, high_digit = int(first[0]), int(last[0])
+    if first[1:] != "0" * rest:
+        out += [first[0] + tail for tail in _same_length(first[1:], "9" * rest)]
+        low_digit += 1
+    if last[1:] != "9" * rest:
+        high_digit -= 1
+    if low_digit <= high_digit:
+        digit = str(low_digit) if low_digit == high_digit else f"[{low_digit}-{high_digit}]"
+        out.append(f"{digit}[0-9]{{{rest}}}")
+    if last[1:] != "9" * rest:
+        out += [last[0] + tail for tail in _same_length("0" * rest, last[1:])]
+    return out
+
+
 def _whole(text: str) -> bool:
     """A whole number as the schema's pattern and length take it."""
     return len(text) <= MAX_WHOLE_CHARS and bool(_WHOLE.match(text))
