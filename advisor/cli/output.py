@@ -184,20 +184,8 @@ def emit(text: str, destination: Destination) -> None:
 _HTML_SUFFIXES = {
     *("html", "htm", "xhtml", "xhtm", "xht", "shtml", "shtm", "ehtml", "mht", "mhtml"),
     *("svg", "svgz", "xml", "xsl", "xslt", "xbl", "mml", "rdf", "hta", "htc", "xul"),
-    *(
-        "php",
-        "php2",
-        "php3",
-        "php4",
-        "php5",
-        "php6",
-        "php7",
-        "php8",
-        "phtml",
-        "phtm",
-        "pht",
-        "phar",
-    ),
+    *("php", "php2", "php3", "php4", "php5", "php6", "php7", "php8"),
+    *("phtml", "phtm", "pht", "phar"),
     *("jsp", "jspx", "jspf", "asp", "aspx", "ascx", "ashx", "asmx", "cshtml", "vbhtml"),
     *("asa", "cer", "stm", "cfm", "cfml", "cfc"),
 }

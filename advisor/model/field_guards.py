@@ -30,7 +30,9 @@ MAX_WHOLE_CHARS = 64
 # A whole number written as text ('3', ' 4 ', '8.0'): ASCII spaces only, no sign but '+',
 # no separators; the JSON Schema's pattern for whole-number fields is this one, so an
 # editor that checks a profile agrees with the reader (advisor schema)
-WHOLE_TEXT = r"^[ \t\r\n]*\+?[0-9]+(?:\.0+)?[ \t\r\n]*$"
+_SPACES = r"[ \t\r\n]*"
+_WHOLE_TAIL = r"(?:\.0+)?"  # '8.0' is 8
+WHOLE_TEXT = rf"^{_SPACES}\+?[0-9]+{_WHOLE_TAIL}{_SPACES}$"
 _WHOLE = re.compile(WHOLE_TEXT)
 
 
@@ -44,7 +46,7 @@ def whole_text_in(low: int, high: int) -> str:
         first = low if length == len(str(low)) else 10 ** (length - 1)
         last = high if length == len(str(high)) else 10**length - 1
         alternatives += _same_length(str(first), str(last))
-    return r"^[ \t\r\n]*\+?0*(?:" + "|".join(alternatives) + r")(?:\.0+)?[ \t\r\n]*$"
+    return rf"^{_SPACES}\+?0*(?:{'|'.join(alternatives)}){_WHOLE_TAIL}{_SPACES}$"
 
 
 def _same_length(first: str, last: str) -> list[str]:
