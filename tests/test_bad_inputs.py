@@ -107,7 +107,7 @@ def test_output_into_missing_directory(cli, tmp_path: Path) -> None:
 
 
 RULE_PACKS: dict[str, list[str]] = {
-    "bad_enum_literal.yaml": [":5:", "rule ECO902: when", "'mobil'", "did you mean 'mobile'"],
+    "bad_enum_literal.yaml": [":7:", "rule ECO902: when", "'mobil'", "did you mean 'mobile'"],
     "bad_id.yaml": [":2:", "rule eco-1: id", "pattern"],
     "duplicate_id.yaml": [":", "rule ECO950: id", "duplicate rule id"],
     "effect_out_of_range.yaml": [":9:", "rule ECO911: effects.jax", "5"],
@@ -130,8 +130,8 @@ RULE_PACKS: dict[str, list[str]] = {
     ],
     "no_effect.yaml": [":2:", "rule ECO912", "non-zero effect or a veto"],
     "unknown_criterion.yaml": [":4:", "rule ECO916: criterion", "'popularity'"],
-    "unknown_field.yaml": [":5:", "rule ECO900: when", "did you mean 'ecosystem.huggingface'"],
-    "unknown_operator.yaml": [":5:", "rule ECO901: when", "unknown operator 'is'"],
+    "unknown_field.yaml": [":6:", "rule ECO900: when", "did you mean 'ecosystem.huggingface'"],
+    "unknown_operator.yaml": [":7:", "rule ECO901: when", "unknown operator 'is'"],
     "unknown_rule_key.yaml": ["rule ECO919: evidense", "unknown key"],
     "when_is_code.yaml": [":5:", "rule ECO903: when", "must be a mapping"],
     "wrong_prefix.yaml": [":2:", "rule PERF901: id", "prefix ECO"],

@@ -43,10 +43,15 @@ MAX_PACK_CONDITIONS = 20_000  # in all the rules (or all the checks) loaded (the
 class ConditionError(ValueError):
     """A condition that does not parse or does not fit the models."""
 
-    def __init__(self, message: str, where: str = "when") -> None:
+    def __init__(
+        self, message: str, where: str = "when", loc: tuple[Any, ...] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.where = where
+        # the path inside the condition to what is wrong (("all", 2, "field")), for its line;
+        # set by the innermost parse_condition when the raiser did not give one
+        self.loc = loc
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
@@ -254,8 +259,21 @@ def why_not(condition: Condition, context: dict[str, Any], most: int = 3) -> str
     return f"; not true: {', '.join(found[:most])}" if found else ""
 
 
-def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition:
-    """Parse YAML data into a Condition, checking every path, operator and literal."""
+def parse_condition(
+    data: Any, where: str = "when", depth: int = 0, loc: tuple[Any, ...] = ()
+) -> Condition:
+    """Parse YAML data into a Condition, checking every path, operator and literal. An
+    error's ``where`` names the bad part for people (``when.all[3]``, counted from 1) and its
+    ``loc`` is the path to it inside ``data`` (``("all", 2, "field")``), for its line."""
+    try:
+        return _parse(data, where, depth, loc)
+    except ConditionError as exc:
+        if exc.loc is None:
+            exc.loc = loc
+        raise
+
+
+def _parse(data: Any, where: str, depth: int, loc: tuple[Any, ...]) -> Condition:
     if depth > MAX_DEPTH:
         raise ConditionError(f"conditions nest deeper than {MAX_DEPTH} levels", where)
     if data is None or data is True:
@@ -272,11 +290,15 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
             items = data[combinator]
             if not isinstance(items, list) or not items:
                 raise ConditionError(
-                    f"'{combinator}' needs a non-empty list", f"{where}.{combinator}"
+                    f"'{combinator}' needs a non-empty list",
+                    f"{where}.{combinator}",
+                    (*loc, combinator),
                 )
-            _check_items(items, combinator, f"{where}.{combinator}")
+            _check_items(items, combinator, f"{where}.{combinator}", (*loc, combinator))
             parts = tuple(
-                parse_condition(item, f"{where}.{combinator}[{i}]", depth + 1)
+                parse_condition(
+                    item, f"{where}.{combinator}[{i + 1}]", depth + 1, (*loc, combinator, i)
+                )
                 for i, item in enumerate(items)
             )
             node = All(parts) if combinator == "all" else AnyOf(parts)
@@ -286,7 +308,7 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
     if "not" in keys:
         if keys != {"not"}:
             raise ConditionError("'not' must stand alone in its mapping", where)
-        return Not(parse_condition(data["not"], f"{where}.not", depth + 1))
+        return Not(parse_condition(data["not"], f"{where}.not", depth + 1, (*loc, "not")))
     if "field" not in keys:
         hints = [
             h
@@ -300,7 +322,7 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
         )
     unsaid = data.get("unsaid")
     if "unsaid" in keys and not isinstance(unsaid, bool):
-        raise ConditionError("'unsaid' must be true or false", where)
+        raise ConditionError("'unsaid' must be true or false", where, (*loc, "unsaid"))
     ops = keys - {"field", "unsaid"}
     if len(ops) != 1:
         raise ConditionError(
@@ -311,14 +333,19 @@ def parse_condition(data: Any, where: str = "when", depth: int = 0) -> Condition
     if op not in OPERATORS:
         hint = difflib.get_close_matches(op, OPERATORS, n=1)
         suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
-        raise ConditionError(f"unknown operator '{clip(op)}'{suggestion}", where)
+        raise ConditionError(f"unknown operator '{clip(op)}'{suggestion}", where, (*loc, op))
     try:
         info = resolve_field(data["field"])
+    except ConditionError as exc:
+        raise ConditionError(exc.message, where, (*loc, "field")) from None
+    try:
         value = _parse_operand(info, op, data[op])
     except ConditionError as exc:
-        raise ConditionError(exc.message, where) from None
+        raise ConditionError(exc.message, where, (*loc, op)) from None
     if unsaid is not None and info.is_fact:
-        raise ConditionError("'unsaid' applies to profile answers, not measured facts", where)
+        raise ConditionError(
+            "'unsaid' applies to profile answers, not measured facts", where, (*loc, "unsaid")
+        )
     return Compare(info.path, op, value, unsaid)
 
 
@@ -358,9 +385,11 @@ def _read_items(info: FieldInfo, raw: list[Any], op: str) -> tuple[Any, ...]:
     return values
 
 
-def _check_items(items: list[Any], op: str, where: str = "when") -> None:
+def _check_items(
+    items: list[Any], op: str, where: str = "when", loc: tuple[Any, ...] | None = None
+) -> None:
     """A literal or sub-condition list: capped in length, no value twice."""
     try:
         check_list(items)
     except ValueError as exc:
-        raise ConditionError(f"{op}: {exc}", where) from None
+        raise ConditionError(f"{op}: {exc}", where, loc) from None

@@ -263,7 +263,8 @@ def _parsed(check: Check, doc: YamlDocument, loc: tuple[Any, ...], label: str) -
         try:
             condition = parse_condition(check.when, "when")
         except ConditionError as exc:
-            raise _error(exc.message, doc, (*loc, "when"), f"{label}: {exc.where}") from None
+            at = (*loc, "when", *(exc.loc or ()))
+            raise _error(exc.message, doc, at, f"{label}: {exc.where}") from None
         fields = condition.fields()
         if not fields or any(f.startswith("facts.") for f in fields):
             message = "a check's 'when' tests answers of the profile (not measured facts)"

@@ -219,7 +219,10 @@ def load_pack_meta(
                     conditions[(fw, kind, i)] = parse_condition(item.when, ".".join(map(str, loc)))
                 except ConditionError as exc:
                     raise InputError(
-                        exc.message, path=source.path, line=source.line_of(loc), field=exc.where
+                        exc.message,
+                        path=source.path,
+                        line=source.line_of((*loc, *(exc.loc or ()))),
+                        field=exc.where,
                     ) from None
     return meta, conditions
 
@@ -288,7 +291,7 @@ def load_rule_file(
             raise InputError(
                 exc.message,
                 path=name,
-                line=doc.line_of((*loc, "when")),
+                line=doc.line_of((*loc, "when", *(exc.loc or ()))),
                 field=f"{label}: {exc.where}",
             ) from None
         expected = prefixes[rule.criterion]

@@ -61,6 +61,9 @@ SafeLoader.add_implicit_resolver(
     re.compile(
         r"^(?:[-+]?(?:[0-9]+|[1-9][0-9]{0,2}(?:_[0-9]{3})+)\.[0-9]*(?:[eE][-+][0-9]+)?"
         r"|\.[0-9]+(?:[eE][-+][0-9]+)?"
+        # YAML 1.2's exponent without a point ('1e3', '2E-1'), which JSON and the schema
+        # read as a number too, so `size: 1e1` is ten wherever the profile is read
+        r"|[-+]?[0-9]+(?:\.[0-9]*)?[eE][-+]?[0-9]+"
         r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
     ),
     list("-+0123456789."),
@@ -112,7 +115,7 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
     if "\x00" in text:
         raise InputError("contains NUL bytes; is this a binary file?", path=name)
     text = text.removeprefix("\ufeff")  # libyaml's marks do not count a leading BOM
-    _precheck_events(text, name)
+    alias_lines = _precheck_events(text, name)
     loader = SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -120,7 +123,8 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
             raise InputError("the file is empty", path=name, line=1)
         index = LineIndex(text)
         lines: dict[PathKey, int] = {(): index.line_of_mark(node.start_mark) or 1}
-        _collect_lines(node, (), lines, name, index)  # before merge keys are flattened
+        # before merge keys are flattened
+        _collect_lines(node, (), lines, name, index, alias_lines)
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, name, text) from None
@@ -137,10 +141,11 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
     return YamlDocument(data=data, path=name, lines=lines)
 
 
-def _precheck_events(text: str, name: str) -> None:
-    """Refuse hostile shapes (see advisor.io.yaml_guard) before anything is built."""
+def _precheck_events(text: str, name: str) -> list[int | None]:
+    """Refuse hostile shapes (see advisor.io.yaml_guard) before anything is built; the line
+    of each alias, in document order."""
     try:
-        precheck_events(text, name, SafeLoader)
+        return precheck_events(text, name, SafeLoader)
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, name, text) from None
     except yaml.reader.ReaderError as exc:
@@ -185,11 +190,18 @@ def _yaml_error(exc: yaml.MarkedYAMLError, name: str, text: str) -> InputError:
 
 
 def _collect_lines(
-    node: yaml.Node, loc: PathKey, lines: dict[PathKey, int], name: str, text_lines: LineIndex
+    node: yaml.Node,
+    loc: PathKey,
+    lines: dict[PathKey, int],
+    name: str,
+    text_lines: LineIndex,
+    alias_lines: list[int | None] | None = None,
 ) -> None:
     """Record the line of every key and item (iteratively); refuse duplicate keys. A node
     reached again through an alias is not walked again: paths inside its later uses take
     the line of the alias (so the map stays the size of the file, not of its expansion).
+    The walk is in document order, so the n-th node met again is the n-th alias, and a list
+    item written as an alias takes the alias's line from ``alias_lines``.
 
     A ``<<`` merge is checked before PyYAML flattens it: a key written next to it overrides
     the merged one (YAML's rule, not a duplicate); a key that two merged mappings both
@@ -197,22 +209,24 @@ def _collect_lines(
     both in ways that depend on how Python stores the key's text."""
     todo: list[tuple[yaml.Node, PathKey]] = [(node, loc)]
     seen = 0
-    walked: set[int] = set()
+    met: set[int] = set()  # every node met so far (keys too); meeting one again is an alias
+    again: list[PathKey] = []  # where each alias was met, in document order
     while todo:
         current, where = todo.pop()
         seen += 1
         if seen > MAX_NODES:
             return
-        if isinstance(current, yaml.CollectionNode):
-            if id(current) in walked:
-                continue
-            walked.add(id(current))
+        if id(current) in met:
+            again.append(where)
+            continue
+        met.add(id(current))
         children: list[tuple[yaml.Node, PathKey]] = []
         if isinstance(current, yaml.MappingNode):
             seen_keys: set[Any] = set()
             merged: dict[Any, yaml.Node] = {}
             merges = 0
             for key_node, value_node in current.value:
+                met.add(id(key_node))  # an anchored key's alias is met again later
                 key = _key_text(key_node)
                 field = ".".join(str(p) for p in (*where, key))
                 line = text_lines.line_of_mark(key_node.start_mark)
@@ -247,6 +261,10 @@ def _collect_lines(
                 lines.setdefault(sub, text_lines.line_of_mark(item.start_mark) or 1)
                 children.append((item, sub))
         todo.extend(reversed(children))  # walked in document order: an anchor before its aliases
+    if alias_lines is not None and len(again) == len(alias_lines):  # else a key hid one
+        for where, line in zip(again, alias_lines, strict=True):
+            if line and where and isinstance(where[-1], int):  # a list item written as *alias
+                lines[where] = line
 
 
 def _key_text(node: yaml.Node) -> str:

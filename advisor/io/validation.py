@@ -34,8 +34,30 @@ def input_error_from_validation(
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     field = ": ".join(part for part in (label, dotted) if part) or None
-    line = doc.line_of((*prefix, *loc)) if doc else None
+    at = (*prefix, *loc)
+    if doc and first["type"] == "value_error" and "is listed twice" in message:
+        at = (*at, *_repeat(doc.data, at))
+    line = doc.line_of(at) if doc else None
     return InputError(message, path=path or (doc.path if doc else None), line=line, field=field)
+
+
+def _repeat(data: Any, at: tuple[Any, ...]) -> tuple[int, ...]:
+    """The position of the first item repeated in the list at ``at``, so a repeat is named
+    at its own line, not the list's (empty when the data there is not such a list)."""
+    for part in at:
+        in_list = isinstance(data, list) and isinstance(part, int) and part < len(data)
+        if not in_list and not (isinstance(data, dict) and part in data):
+            return ()
+        data = data[part]
+    if not isinstance(data, list):
+        return ()
+    seen: list[Any] = []
+    for position, item in enumerate(data):
+        if isinstance(item, (str, int, float)) and not isinstance(item, bool):
+            if item in seen:
+                return (position,)
+            seen.append(item)
+    return ()
 
 
 _UNION_TAG = re.compile(r"[A-Za-z_-]+\[.*\]")

@@ -32,8 +32,11 @@ MAX_NUMBER_CHARS = 100  # a plain scalar that looks numeric and is longer than t
 _NUMERIC = re.compile(r"[-+]?[0-9_.,:]+(?:[eE][-+]?[0-9_]+)?[kKmMbBgGtT]?")
 
 
-def precheck_events(text: str, name: str, loader: Any) -> None:
-    """Walk the events of ``text``; an InputError for a hostile shape (yaml errors pass through)."""
+def precheck_events(text: str, name: str, loader: Any) -> list[int | None]:
+    """Walk the events of ``text``; an InputError for a hostile shape (yaml errors pass
+    through). Returns the line of each alias, in document order: a composed document gives
+    an alias the anchor's node, and so the anchor's line."""
+    alias_lines: list[int | None] = []
     depth = 0
     nodes = 0
     chars = 0
@@ -71,6 +74,7 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
                 stack[-1][4] += total_text
             continue
         elif isinstance(event, yaml.AliasEvent):
+            alias_lines.append(line)
             if stack and stack[-1][3] == 2 and stack[-1][2] % 2 == 0:  # a mapping's key
                 raise InputError(
                     f"a key written as an alias ('*{event.anchor[:60]}') is not allowed: "
@@ -117,6 +121,7 @@ def precheck_events(text: str, name: str, loader: Any) -> None:
             )
     if lines.hidden:  # rare: only then is the text scanned again, for its quoted texts
         lines.check_hidden_breaks(_quoted_spans(text, loader), name)
+    return alias_lines
 
 
 def _quoted_spans(text: str, loader: Any) -> list[tuple[int, int]]:

@@ -82,10 +82,12 @@ class Project(Section):
 
 # What an editor can check of a number written as text ('7B', '1,000,000', '256KB'); the
 # advisor's own reading (advisor/model/choices.py) stays the judge of the value.
+# Thousands groups only after a first group that does not start with 0, and one separator
+# throughout ('1,000_000' is refused), as the reader.
 _DIGITS = (
-    r"(?:[1-9][0-9]{0,2}(?:[,_][0-9]{3})+(?:\.[0-9]*)?|[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
-    r"(?:[eE][+-]?[0-9]+)?"
-)  # thousands groups only after a first group that does not start with 0, as the reader
+    r"(?:[1-9][0-9]{0,2}(?:(?:,[0-9]{3})+|(?:_[0-9]{3})+)(?:\.[0-9]*)?"
+    r"|[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+)
 COUNT_TEXT = rf"^\s*{_DIGITS}\s*[kKmMbBgGtT]?\s*$"
 SIZE_TEXT = rf"^\s*{_DIGITS}\s*(?:[kKmMgGtT](?:[iI]?[bB])?|[bB])?\s*$"
 

@@ -155,11 +155,12 @@ def _load_question(
     loc: tuple[Any, ...] = ("questions", index)
     label = f"questions[{index + 1}]"
 
-    def fail(message: str, key: str | None = None) -> InputError:
+    def fail(message: str, key: str | None = None, at: tuple[Any, ...] = ()) -> InputError:
+        """``key`` names the bad part for people; ``at`` is its path below the question
+        when that is not just ``key`` (``("validate", 1, "message")``), for its line."""
         where = f"{label}.{key}" if key else label
-        return InputError(
-            message, path=doc.path, line=doc.line_of((*loc, key) if key else loc), field=where
-        )
+        sub = at or ((key,) if key else ())
+        return InputError(message, path=doc.path, line=doc.line_of((*loc, *sub)), field=where)
 
     if not isinstance(raw, dict):
         raise fail("a question must be a mapping with at least 'field' and 'prompt'")
@@ -204,7 +205,7 @@ def _load_question(
         raise fail("'required' must be true or false", "required")
     default = _load_default(raw, path, required, fail)
     known = {q.path for q in earlier}
-    when = _load_condition(raw.get("when"), known, fail, "when")
+    when = _load_condition(raw.get("when"), known, fail, "when", ("when",))
     checks = _load_validators(raw.get("validate", []), known | {path}, fail)
 
     return Question(
@@ -242,18 +243,28 @@ def _load_validators(validators: Any, known: set[str], fail: Any) -> tuple[Check
         raise fail("'validate' must be a list of {require: CONDITION, message: TEXT}", "validate")
     checks = []
     for number, item in enumerate(validators):
-        key = f"validate[{number}]"
+        key, at = f"validate[{number + 1}]", ("validate", number)  # counted as questions[N]
         if not isinstance(item, dict) or set(item) != {"require", "message"}:
-            raise fail("each validator is a mapping with exactly 'require' and 'message'", key)
+            extra = (
+                sorted(map(str, set(item) - {"require", "message"}))
+                if isinstance(item, dict)
+                else []
+            )
+            raise fail(
+                "each validator is a mapping with exactly 'require' and 'message'",
+                key,
+                (*at, extra[0]) if extra else at,
+            )
         if not isinstance(item["message"], str) or not item["message"].strip():
-            raise fail("the validator's message must be text", key)
+            raise fail("the validator's message must be text", key, (*at, "message"))
         if len(item["message"]) > MAX_TEXT_CHARS:
             raise fail(
                 f"the validator's message is too long ({len(item['message'])} characters, "
                 f"limit {MAX_TEXT_CHARS})",
                 key,
+                (*at, "message"),
             )
-        condition = _load_condition(item["require"], known, fail, key)
+        condition = _load_condition(item["require"], known, fail, key, (*at, "require"))
         checks.append(Check(condition, item["message"].strip()))
     return tuple(checks)
 
@@ -287,16 +298,21 @@ def _load_choices(raw: Any, enum: type[Enum], fail: Any) -> tuple[tuple[str, str
     return tuple(out)
 
 
-def _load_condition(raw: Any, known: set[str], fail: Any, key: str) -> Condition:
+def _load_condition(
+    raw: Any, known: set[str], fail: Any, key: str, at: tuple[Any, ...]
+) -> Condition:
+    """A question's ``when`` or a validator's ``require``; ``at`` is its path below the
+    question, so an error names the line of the bad part, not the question's."""
     try:
         condition = parse_condition(raw, key)
     except ConditionError as exc:
-        raise fail(exc.message, key) from None
+        raise fail(exc.message, exc.where, (*at, *(exc.loc or ()))) from None
     later = sorted(condition.fields() - known)
     if later:
         raise fail(
             f"refers to {', '.join(later)}, which no earlier question asks; a condition can "
             "only use earlier answers",
             key,
+            at,
         )
     return condition
