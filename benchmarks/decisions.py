@@ -77,7 +77,8 @@ def advise(profile: dict[str, Any], as_of: str | None = None) -> Verdict:
     if not _RULESET:
         _RULESET.append(load_ruleset())
     ruleset = _RULESET[0].at(as_of) if as_of else _RULESET[0]
-    decision = decide(Profile.model_validate(profile), None, ruleset)
+    # the verdict and confidence a user gets; the search for what would change it is skipped
+    decision = decide(Profile.model_validate(profile), None, ruleset, verdict_only=True)
     rec = decision.recommendation
     top = decision.rules[:3]  # sorted by impact, largest first
     effects = [", ".join(f"{fw} {w:+.1f}" for fw, w in r.weighted.items() if w) for r in top]

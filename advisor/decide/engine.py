@@ -69,10 +69,19 @@ def score(profile: Profile, facts: Facts | None, ruleset: RuleSet) -> Scored:
     return Scored(profile, facts, context, weights, evaluation, said, note)
 
 
-def analyse_scored(scored: Scored, ruleset: RuleSet, *, seed: int = 0) -> Sensitivity:
-    """What would change the verdict (the sensitivity analysis) for a scored profile."""
+def analyse_scored(
+    scored: Scored, ruleset: RuleSet, *, seed: int = 0, changes: bool = True
+) -> Sensitivity:
+    """What would change the verdict (the sensitivity analysis) for a scored profile;
+    ``changes=False`` skips the search for changes and keeps the win probabilities."""
     return analyse(
-        scored.profile, scored.facts, ruleset, scored.evaluation, scored.weights, seed=seed
+        scored.profile,
+        scored.facts,
+        ruleset,
+        scored.evaluation,
+        scored.weights,
+        seed=seed,
+        changes=changes,
     )
 
 
@@ -83,10 +92,18 @@ def decide(
     *,
     with_sensitivity: bool = True,
     seed: int = 0,
+    verdict_only: bool = False,
 ) -> Decision:
-    """Score the frameworks for a profile and explain the result (score, analyse, explain)."""
+    """Score the frameworks for a profile and explain the result (score, analyse, explain).
+    ``verdict_only``: the same verdict and confidence (which read only the win
+    probabilities), without searching what would change it, for batch evaluation; its
+    sensitivity lists no changes and is not for a report."""
     scored = score(profile, facts, ruleset)
-    sensitivity = analyse_scored(scored, ruleset, seed=seed) if with_sensitivity else None
+    sensitivity = (
+        analyse_scored(scored, ruleset, seed=seed, changes=not verdict_only)
+        if with_sensitivity
+        else None
+    )
     return explain(scored, ruleset, sensitivity)
 
 

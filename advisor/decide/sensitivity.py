@@ -88,11 +88,12 @@ def analyse(
     weights: dict[str, float],
     *,
     seed: int = 0,
+    changes: bool = True,  # False: the win probabilities only (no flips searched or tried)
 ) -> Sensitivity:
     base = SaidContext(profile, facts)
     # when nothing fits, a flip is any change after which something does
     fits = None if current.nothing_fits else current.winner
-    flips, tried, ruled_out = find_flips(base, ruleset, fits)
+    flips, tried, ruled_out = find_flips(base, ruleset, fits) if changes else ([], 0, 0)
     decidable = [f for f in flips if f.category != "situation"]
     situational = [f for f in flips if f.category == "situation"]
     others = [fw for fw in FRAMEWORKS if fw != fits]
