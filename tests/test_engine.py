@@ -154,10 +154,41 @@ def test_ties_are_broken_deterministically_and_reported(pack) -> None:
     assert first.recommendation.confidence == "low"
     assert first.model_dump() == again.model_dump()
     assert (first.recommendation.tie_note or "").startswith("JAX and PyTorch scored the same")
+    assert "as many supporting rules (1 vs 1)" in (first.recommendation.tie_note or "")
+    assert "broken alphabetically" in (first.recommendation.tie_note or "")
     # a three-way tie names all three, not only the first two
     three = decide(Profile.model_validate({"purpose": "research"}), None, rs)
     assert (three.recommendation.tie_note or "").startswith(
         "JAX, PyTorch and TensorFlow scored the same"
+    )
+
+
+def test_a_tie_broken_by_supporting_rules_does_not_say_alphabetically(pack) -> None:
+    """Two rules of +1 for TensorFlow against one of +2 for JAX: the count decides, and the
+    note says so without the alphabet, which decided nothing."""
+    hf = "{field: ecosystem.huggingface, eq: true}"
+    pretrained = "{field: ecosystem.pretrained_models, eq: true}"
+    core = pack(
+        rule("ECO001", "ecosystem", hf, "{jax: 2}", "{ecosystem: {huggingface: true}}", "{}"),
+        rule(
+            "ECO002", "ecosystem", hf, "{tensorflow: 1}", "{ecosystem: {huggingface: true}}", "{}"
+        ),
+        rule(
+            "ECO003",
+            "ecosystem",
+            pretrained,
+            "{tensorflow: 1}",
+            "{ecosystem: {pretrained_models: true}}",
+            "{}",
+        ),
+    )
+    rs = load_ruleset(core=core)
+    said = {"ecosystem": {"huggingface": True, "pretrained_models": True}}
+    rec = decide(Profile.model_validate(said), None, rs).recommendation
+    assert rec.tie_broken and rec.framework == "tensorflow"
+    assert rec.tie_note == (
+        "TensorFlow and JAX scored the same; the tie was broken by the number of supporting "
+        "rules (2 vs 1)."
     )
 
 

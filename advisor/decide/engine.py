@@ -288,9 +288,12 @@ def _recommendation(
         ]
         names = ", ".join(r.name for r in tied[:-1]) + f" and {tied[-1].name}"
         counts = " vs ".join(str(r.supporting_rules) for r in tied)
-        tie_note = (
-            f"{names} scored the same; the tie was broken by the number of supporting rules "
-            f"({counts}), then alphabetically."
+        tie_note = (  # the alphabet decided only when the counts are equal too
+            f"{names} scored the same and have as many supporting rules ({counts}); the tie "
+            "was broken alphabetically."
+            if tied[0].supporting_rules == tied[1].supporting_rules
+            else f"{names} scored the same; the tie was broken by the number of supporting "
+            f"rules ({counts})."
         )
     win_p = sensitivity.win_probability.get(first.framework) if sensitivity else None
     level, capped = confidence(
