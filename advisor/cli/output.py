@@ -222,9 +222,18 @@ def _mime_markup(suffix: str) -> bool:
 
 def named_json(name: str) -> bool:
     """Whether the file's last suffix, read as Windows or as POSIX opens it (see
-    named_html), is .json: 'r.json', 'r.JSON', 'r.json.', 'r.json ', 'r.json::$DATA' and
-    'r.md:x.json' all are."""
-    return any(suffixes[-1:] == ["json"] for suffixes in _readings(name))
+    named_html), is .json or one the MIME table gives a JSON type ('r.geojson',
+    'r.jsonld', 'r.webmanifest'): 'r.json', 'r.JSON', 'r.json.', 'r.json ', 'r.json::$DATA'
+    and 'r.md:x.json' all are."""
+    return any(
+        suffixes[-1:] == ["json"] or (bool(suffixes) and _mime_json(suffixes[-1]))
+        for suffixes in _readings(name)
+    )
+
+
+def _mime_json(suffix: str) -> bool:
+    kind = mimetypes.guess_type(f"x.{suffix}", strict=False)[0] or ""
+    return kind == "application/json" or kind.endswith("+json")
 
 
 def _readings(name: str) -> list[list[str]]:

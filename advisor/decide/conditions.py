@@ -26,7 +26,7 @@ from typing import Any
 from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
 from advisor.decide.literals import read_literal
 from advisor.model.facts import Facts
-from advisor.model.field_guards import check_list, short_repr
+from advisor.model.field_guards import check_list, first_repeat, short_repr
 from advisor.model.paths import leaf_paths, situation_paths  # noqa: F401 (re-exported)
 from advisor.model.profile import Profile
 from advisor.model.terminal_text import clip
@@ -41,17 +41,14 @@ MAX_PACK_CONDITIONS = 20_000  # in all the rules (or all the checks) loaded (the
 
 
 class ConditionError(ValueError):
-    """A condition that does not parse or does not fit the models."""
+    """A condition that does not parse or does not fit the models. ``where`` names the bad
+    part for people (``when.all[3]``, counted from 1); ``loc`` is its path inside the
+    condition (``("all", 2, "field")``), for its line, set by the innermost parse_condition
+    when the raiser gave none."""
 
-    def __init__(
-        self, message: str, where: str = "when", loc: tuple[Any, ...] | None = None
-    ) -> None:
+    def __init__(self, message: str, where: str = "when", loc: tuple[Any, ...] | None = None):
         super().__init__(message)
-        self.message = message
-        self.where = where
-        # the path inside the condition to what is wrong (("all", 2, "field")), for its line;
-        # set by the innermost parse_condition when the raiser did not give one
-        self.loc = loc
+        self.message, self.where, self.loc = message, where, loc
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
@@ -262,9 +259,8 @@ def why_not(condition: Condition, context: dict[str, Any], most: int = 3) -> str
 def parse_condition(
     data: Any, where: str = "when", depth: int = 0, loc: tuple[Any, ...] = ()
 ) -> Condition:
-    """Parse YAML data into a Condition, checking every path, operator and literal. An
-    error's ``where`` names the bad part for people (``when.all[3]``, counted from 1) and its
-    ``loc`` is the path to it inside ``data`` (``("all", 2, "field")``), for its line."""
+    """Parse YAML data into a Condition, checking every path, operator and literal (an
+    error's ``where`` and ``loc`` name the bad part: ConditionError)."""
     try:
         return _parse(data, where, depth, loc)
     except ConditionError as exc:
@@ -301,6 +297,13 @@ def _parse(data: Any, where: str, depth: int, loc: tuple[Any, ...]) -> Condition
                 )
                 for i, item in enumerate(items)
             )
+            again = next((i for i, part in enumerate(parts) if part in parts[:i]), None)
+            if again is not None:
+                raise ConditionError(
+                    f"'{combinator}' holds the same condition twice",
+                    f"{where}.{combinator}[{again + 1}]",
+                    (*loc, combinator, again),
+                )
             node = All(parts) if combinator == "all" else AnyOf(parts)
             if node.size() > MAX_CONDITIONS:  # aliases can repeat a subtree many times
                 raise ConditionError(f"holds more than {MAX_CONDITIONS} conditions", where)
@@ -340,8 +343,8 @@ def _parse(data: Any, where: str, depth: int, loc: tuple[Any, ...]) -> Condition
         raise ConditionError(exc.message, where, (*loc, "field")) from None
     try:
         value = _parse_operand(info, op, data[op])
-    except ConditionError as exc:
-        raise ConditionError(exc.message, where, (*loc, op)) from None
+    except ConditionError as exc:  # its loc, if any, is below the operator (a repeat's place)
+        raise ConditionError(exc.message, where, (*loc, op, *(exc.loc or ()))) from None
     if unsaid is not None and info.is_fact:
         raise ConditionError(
             "'unsaid' applies to profile answers, not measured facts", where, (*loc, "unsaid")
@@ -385,11 +388,12 @@ def _read_items(info: FieldInfo, raw: list[Any], op: str) -> tuple[Any, ...]:
     return values
 
 
-def _check_items(
-    items: list[Any], op: str, where: str = "when", loc: tuple[Any, ...] | None = None
-) -> None:
-    """A literal or sub-condition list: capped in length, no value twice."""
+def _check_items(items: list[Any], op: str, where: str = "when", loc: tuple[Any, ...] = ()) -> None:
+    """A literal or sub-condition list: capped in length, no value twice (the error's loc
+    ends at the repeat)."""
     try:
         check_list(items)
     except ValueError as exc:
-        raise ConditionError(f"{op}: {exc}", where, loc) from None
+        repeat = first_repeat(items)
+        at = loc if repeat is None else (*loc, repeat)
+        raise ConditionError(f"{op}: {exc}", where, at) from None

@@ -115,7 +115,7 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
     if "\x00" in text:
         raise InputError("contains NUL bytes; is this a binary file?", path=name)
     text = text.removeprefix("\ufeff")  # libyaml's marks do not count a leading BOM
-    alias_lines = _precheck_events(text, name)
+    alias_items = _precheck_events(text, name)
     loader = SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -123,8 +123,10 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
             raise InputError("the file is empty", path=name, line=1)
         index = LineIndex(text)
         lines: dict[PathKey, int] = {(): index.line_of_mark(node.start_mark) or 1}
-        # before merge keys are flattened
-        _collect_lines(node, (), lines, name, index, alias_lines)
+        _collect_lines(node, (), lines, name, index)  # before merge keys are flattened
+        for where, line in alias_items.items():  # a list item written as *alias: its own line
+            if where in lines and line:
+                lines[where] = line
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, name, text) from None
@@ -141,9 +143,9 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
     return YamlDocument(data=data, path=name, lines=lines)
 
 
-def _precheck_events(text: str, name: str) -> list[int | None]:
+def _precheck_events(text: str, name: str) -> dict[PathKey, int | None]:
     """Refuse hostile shapes (see advisor.io.yaml_guard) before anything is built; the line
-    of each alias, in document order."""
+    of each list item written as an alias, by its path."""
     try:
         return precheck_events(text, name, SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -195,13 +197,12 @@ def _collect_lines(
     lines: dict[PathKey, int],
     name: str,
     text_lines: LineIndex,
-    alias_lines: list[int | None] | None = None,
 ) -> None:
     """Record the line of every key and item (iteratively); refuse duplicate keys. A node
     reached again through an alias is not walked again: paths inside its later uses take
-    the line of the alias (so the map stays the size of the file, not of its expansion).
-    The walk is in document order, so the n-th node met again is the n-th alias, and a list
-    item written as an alias takes the alias's line from ``alias_lines``.
+    the line of the key or item that holds the alias (so the map stays the size of the
+    file, not of its expansion). A list item written as an alias gets the alias's own line
+    from the caller: the composed node is the anchor's, and so is its mark.
 
     A ``<<`` merge is checked before PyYAML flattens it: a key written next to it overrides
     the merged one (YAML's rule, not a duplicate); a key that two merged mappings both
@@ -209,24 +210,22 @@ def _collect_lines(
     both in ways that depend on how Python stores the key's text."""
     todo: list[tuple[yaml.Node, PathKey]] = [(node, loc)]
     seen = 0
-    met: set[int] = set()  # every node met so far (keys too); meeting one again is an alias
-    again: list[PathKey] = []  # where each alias was met, in document order
+    walked: set[int] = set()
     while todo:
         current, where = todo.pop()
         seen += 1
         if seen > MAX_NODES:
             return
-        if id(current) in met:
-            again.append(where)
-            continue
-        met.add(id(current))
+        if isinstance(current, yaml.CollectionNode):
+            if id(current) in walked:
+                continue
+            walked.add(id(current))
         children: list[tuple[yaml.Node, PathKey]] = []
         if isinstance(current, yaml.MappingNode):
             seen_keys: set[Any] = set()
             merged: dict[Any, yaml.Node] = {}
             merges = 0
             for key_node, value_node in current.value:
-                met.add(id(key_node))  # an anchored key's alias is met again later
                 key = _key_text(key_node)
                 field = ".".join(str(p) for p in (*where, key))
                 line = text_lines.line_of_mark(key_node.start_mark)
@@ -261,10 +260,6 @@ def _collect_lines(
                 lines.setdefault(sub, text_lines.line_of_mark(item.start_mark) or 1)
                 children.append((item, sub))
         todo.extend(reversed(children))  # walked in document order: an anchor before its aliases
-    if alias_lines is not None and len(again) == len(alias_lines):  # else a key hid one
-        for where, line in zip(again, alias_lines, strict=True):
-            if line and where and isinstance(where[-1], int):  # a list item written as *alias
-                lines[where] = line
 
 
 def _key_text(node: yaml.Node) -> str:
@@ -341,9 +336,25 @@ def _merge_keys(
         merged[value] = key_node
 
 
+class _Dumper(yaml.SafeDumper):
+    """Quotes a text that either reader would take for something else: YAML 1.1's forms
+    (``010``, ``2024-01-01``, ``yes``) and this loader's own (``1e3`` is a number here), so
+    what the advisor writes reads back as the same text, here and in other YAML tools."""
+
+
+_Dumper.yaml_implicit_resolvers = {
+    first: list(yaml.SafeDumper.yaml_implicit_resolvers.get(first, []))
+    + list(SafeLoader.yaml_implicit_resolvers.get(first, []))
+    for first in {*yaml.SafeDumper.yaml_implicit_resolvers, *SafeLoader.yaml_implicit_resolvers}
+}
+
+
 def dump_yaml(data: Any) -> str:
-    """Dump plain data as block-style YAML, keys in the given order."""
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    """Dump plain data as block-style YAML, keys in the given order; every text reads back
+    as the same text."""
+    return yaml.dump(
+        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False
+    )
 
 
 def check_writable(target: Path, *, force: bool = False) -> Path:

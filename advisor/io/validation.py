@@ -12,7 +12,7 @@ from pydantic_core import ErrorDetails
 
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
-from advisor.model.field_guards import short_repr
+from advisor.model.field_guards import first_repeat, short_repr
 from advisor.model.profile import Profile
 
 
@@ -49,15 +49,8 @@ def _repeat(data: Any, at: tuple[Any, ...]) -> tuple[int, ...]:
         if not in_list and not (isinstance(data, dict) and part in data):
             return ()
         data = data[part]
-    if not isinstance(data, list):
-        return ()
-    seen: list[Any] = []
-    for position, item in enumerate(data):
-        if isinstance(item, (str, int, float)) and not isinstance(item, bool):
-            if item in seen:
-                return (position,)
-            seen.append(item)
-    return ()
+    position = first_repeat(data) if isinstance(data, list) else None
+    return () if position is None else (position,)
 
 
 _UNION_TAG = re.compile(r"[A-Za-z_-]+\[.*\]")

@@ -32,11 +32,12 @@ MAX_NUMBER_CHARS = 100  # a plain scalar that looks numeric and is longer than t
 _NUMERIC = re.compile(r"[-+]?[0-9_.,:]+(?:[eE][-+]?[0-9_]+)?[kKmMbBgGtT]?")
 
 
-def precheck_events(text: str, name: str, loader: Any) -> list[int | None]:
+def precheck_events(text: str, name: str, loader: Any) -> dict[tuple[Any, ...], int | None]:
     """Walk the events of ``text``; an InputError for a hostile shape (yaml errors pass
-    through). Returns the line of each alias, in document order: a composed document gives
-    an alias the anchor's node, and so the anchor's line."""
-    alias_lines: list[int | None] = []
+    through). Returns the line of each list item written as an alias, by its path (keys
+    as written, item positions): a composed document gives an alias the anchor's node, and
+    so the anchor's line."""
+    places = _Places()
     depth = 0
     nodes = 0
     chars = 0
@@ -48,6 +49,7 @@ def precheck_events(text: str, name: str, loader: Any) -> list[int | None]:
     lines.check_lone_carriage_returns(name)
     for event in yaml.parse(text, Loader=loader):
         line = lines.line_of_mark(event.start_mark)
+        places.follow(event, line)
         if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             _check_tag(event, name, line)
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -74,7 +76,6 @@ def precheck_events(text: str, name: str, loader: Any) -> list[int | None]:
                 stack[-1][4] += total_text
             continue
         elif isinstance(event, yaml.AliasEvent):
-            alias_lines.append(line)
             if stack and stack[-1][3] == 2 and stack[-1][2] % 2 == 0:  # a mapping's key
                 raise InputError(
                     f"a key written as an alias ('*{event.anchor[:60]}') is not allowed: "
@@ -121,7 +122,54 @@ def precheck_events(text: str, name: str, loader: Any) -> list[int | None]:
             )
     if lines.hidden:  # rare: only then is the text scanned again, for its quoted texts
         lines.check_hidden_breaks(_quoted_spans(text, loader), name)
-    return alias_lines
+    return places.alias_items
+
+
+class _Places:
+    """The path of each node as the events arrive (a mapping's keys as written, a list's
+    positions), to name where a list item written as an alias is: ``alias_items``."""
+
+    def __init__(self) -> None:
+        # one frame per open collection: [its path, is a mapping, next is a key, key, position]
+        self.frames: list[list[Any]] = []
+        self.alias_items: dict[tuple[Any, ...], int | None] = {}
+
+    def follow(self, event: Any, line: int | None) -> None:
+        if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            self.frames.pop()
+            self._done("(a collection used as a key)")
+            return
+        if not isinstance(event, yaml.NodeEvent):
+            return  # stream and document events
+        path = self._path()
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            mapping = isinstance(event, yaml.MappingStartEvent)
+            self.frames.append([("(key)",) if path is None else path, mapping, True, None, 0])
+            return
+        if isinstance(event, yaml.AliasEvent) and path and not self.frames[-1][1]:  # an item
+            self.alias_items[path] = line
+        self._done(event.value if isinstance(event, yaml.ScalarEvent) else "(alias)")
+
+    def _path(self) -> tuple[Any, ...] | None:
+        """The path of the node starting now; None for a mapping's key."""
+        if not self.frames:
+            return ()
+        path, mapping, key_next, key, position = self.frames[-1]
+        if mapping:
+            return None if key_next else (*path, key)
+        return (*path, position)
+
+    def _done(self, key_text: str) -> None:
+        """A node has ended: the next is its mapping's value or key, or the list's next item."""
+        if not self.frames:
+            return
+        frame = self.frames[-1]
+        if frame[1]:
+            if frame[2]:
+                frame[3] = key_text
+            frame[2] = not frame[2]
+        else:
+            frame[4] += 1
 
 
 def _quoted_spans(text: str, loader: Any) -> list[tuple[int, int]]:

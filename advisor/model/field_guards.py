@@ -160,12 +160,21 @@ def check_list(value: list[Any]) -> None:
     """At most ``MAX_LIST_ITEMS`` items, and no scalar item twice."""
     if len(value) > MAX_LIST_ITEMS:
         raise ValueError(f"too many items ({len(value)}, limit {MAX_LIST_ITEMS})")
+    repeat = first_repeat(value)
+    if repeat is not None:
+        raise ValueError(f"{short_repr(value[repeat])} is listed twice")
+
+
+def first_repeat(value: list[Any]) -> int | None:
+    """The position of the first scalar item that an earlier item equals (None: none), so
+    an error can name the repeat's own line."""
     seen: set[Any] = set()
-    for item in value:
+    for position, item in enumerate(value):
         if isinstance(item, (str, int, float)) and not isinstance(item, bool):
             if item in seen:
-                raise ValueError(f"{short_repr(item)} is listed twice")
+                return position
             seen.add(item)
+    return None
 
 
 def short_repr(value: Any, limit: int = 80) -> str:

@@ -18,7 +18,7 @@ from advisor.decide.conditions import (
 from advisor.frameworks import REGISTRY
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
-from advisor.model.field_guards import MAX_TEXT_CHARS
+from advisor.model.field_guards import MAX_TEXT_CHARS, first_repeat
 from advisor.model.terminal_text import clip
 from advisor.questionnaire.spec import (
     QUESTIONS_FILE,
@@ -233,7 +233,10 @@ def _load_default(raw: dict[str, Any], path: str, required: bool, fail: Any) -> 
     try:
         return validate_value(path, raw["default"])
     except AnswerError as exc:
-        raise fail(f"invalid default: {exc}", "default") from None
+        default = raw["default"]
+        repeat = first_repeat(default) if isinstance(default, list) else None
+        at = ("default",) if repeat is None else ("default", repeat)  # a repeat at its line
+        raise fail(f"invalid default: {exc}", "default", at) from None
 
 
 def _load_validators(validators: Any, known: set[str], fail: Any) -> tuple[Check, ...]:
