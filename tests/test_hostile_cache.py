@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -75,18 +76,31 @@ POISONS: dict[str, Callable[[dict[str, Any]], None]] = {
 }
 
 
-def _fresh_cache(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    cache = tmp_path / "cache"
-    env = {**HIDE, "ADVISOR_CACHE_DIR": str(cache)}
-    first = run("probe", "--format", "json", cwd=tmp_path, env=env)
+@pytest.fixture(scope="module")
+def made_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One real cache folder, made by the advisor itself; each test gets a copy of it."""
+    folder = tmp_path_factory.mktemp("made")
+    cache = folder / "cache"
+    first = run(
+        "probe", "--format", "json", cwd=folder, env={**HIDE, "ADVISOR_CACHE_DIR": str(cache)}
+    )
     assert first.code == 0, first.err
+    return cache
+
+
+@pytest.fixture
+def fresh_cache(tmp_path: Path, made_cache: Path) -> tuple[Path, dict[str, str]]:
+    cache = tmp_path / "cache"
+    shutil.copytree(made_cache, cache)  # modes kept: a 0700 folder, 0600 files
     (path,) = cache.glob("probes-quick-*.json")
-    return path, env
+    return path, {**HIDE, "ADVISOR_CACHE_DIR": str(cache)}
 
 
 @pytest.mark.parametrize("name", sorted(POISONS))
-def test_poisoned_cache_is_ignored_and_rebuilt(tmp_path: Path, name: str) -> None:
-    path, env = _fresh_cache(tmp_path)
+def test_poisoned_cache_is_ignored_and_rebuilt(
+    tmp_path: Path, name: str, fresh_cache: tuple[Path, dict[str, str]]
+) -> None:
+    path, env = fresh_cache
     data = json.loads(path.read_text())
     POISONS[name](data)
     poisoned = json.dumps(data, allow_nan=True)
@@ -105,15 +119,19 @@ def test_poisoned_cache_is_ignored_and_rebuilt(tmp_path: Path, name: str) -> Non
     assert "cached figures" not in report.out
 
 
-def test_a_good_cache_is_still_used(tmp_path: Path) -> None:
-    _, env = _fresh_cache(tmp_path)
+def test_a_good_cache_is_still_used(
+    tmp_path: Path, fresh_cache: tuple[Path, dict[str, str]]
+) -> None:
+    _, env = fresh_cache
     again = run("probe", "--format", "json", cwd=tmp_path, env=env)
     assert json.loads(again.out)["cache"]["used"] is True
 
 
 @pytest.mark.parametrize("mode", [0o777, 0o770, 0o1777])
-def test_a_shared_cache_folder_is_neither_read_nor_written(tmp_path: Path, mode: int) -> None:
-    path, env = _fresh_cache(tmp_path)
+def test_a_shared_cache_folder_is_neither_read_nor_written(
+    tmp_path: Path, mode: int, fresh_cache: tuple[Path, dict[str, str]]
+) -> None:
+    path, env = fresh_cache
     folder = path.parent
     os.chmod(folder, mode)
     planted = path.read_text()
@@ -127,8 +145,10 @@ def test_a_shared_cache_folder_is_neither_read_nor_written(tmp_path: Path, mode:
 
 
 @pytest.mark.parametrize("mode", [0o666, 0o620, 0o602])
-def test_a_cache_file_others_can_write_is_not_used(tmp_path: Path, mode: int) -> None:
-    path, env = _fresh_cache(tmp_path)
+def test_a_cache_file_others_can_write_is_not_used(
+    tmp_path: Path, mode: int, fresh_cache: tuple[Path, dict[str, str]]
+) -> None:
+    path, env = fresh_cache
     os.chmod(path, mode)
     again = run("probe", "--format", "json", cwd=tmp_path, env=env)
     assert json.loads(again.out)["cache"]["used"] is False
