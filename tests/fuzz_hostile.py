@@ -15,7 +15,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from advisor.decide.conditions import ConditionError, parse_condition
-from advisor.io.safe_yaml import dump_yaml, load_yaml_text
+from advisor.io.safe_yaml import load_yaml_text
+from advisor.io.yaml_dump import dump_yaml
 from advisor.io.yaml_guard import MAX_NODES
 from advisor.model.errors import InputError
 from advisor.model.profile import parse_count

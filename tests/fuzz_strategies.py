@@ -16,7 +16,8 @@ from advisor.decide.conditions import (
     build_context,
     parse_condition,
 )
-from advisor.io.safe_yaml import dump_yaml, load_yaml_text
+from advisor.io.safe_yaml import load_yaml_text
+from advisor.io.yaml_dump import dump_yaml
 from advisor.model.errors import InputError
 from advisor.model.facts import Facts
 from advisor.model.profile import Profile

@@ -14,7 +14,8 @@ from advisor.cli.main import main as cli
 from advisor.cli.output import named_json
 from advisor.decide.rules import load_ruleset
 from advisor.io.profiles import load_profile
-from advisor.io.safe_yaml import dump_yaml, load_yaml_text
+from advisor.io.safe_yaml import load_yaml_text
+from advisor.io.yaml_dump import dump_yaml
 from advisor.model.errors import InputError
 from advisor.questionnaire.loader import load_questions
 from advisor.questionnaire.spec import QUESTIONS_FILE

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from advisor.io.safe_yaml import dump_yaml
+from advisor.io.yaml_dump import dump_yaml
 from advisor.model.profile import Profile
 from advisor.model.said import said_paths
 from advisor.model.terminal_text import INVISIBLE

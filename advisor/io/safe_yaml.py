@@ -123,9 +123,14 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
             raise InputError("the file is empty", path=name, line=1)
         index = LineIndex(text)
         lines: dict[PathKey, int] = {(): index.line_of_mark(node.start_mark) or 1}
-        _collect_lines(node, (), lines, name, index)  # before merge keys are flattened
-        for where, line in alias_items.items():  # a list item written as *alias: its own line
-            if where in lines and line:
+        merged: set[PathKey] = set()  # keys a merge brings that no key beside it overrides
+        _collect_lines(node, (), lines, name, index, merged)  # before merges are flattened
+        for where, (line, via) in alias_items.items():  # a list item written as *alias
+            if (
+                line
+                and where in lines
+                and (not via or any(where[:n] in merged for n in range(len(where))))
+            ):
                 lines[where] = line
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
@@ -143,7 +148,7 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
     return YamlDocument(data=data, path=name, lines=lines)
 
 
-def _precheck_events(text: str, name: str) -> dict[PathKey, int | None]:
+def _precheck_events(text: str, name: str) -> dict[PathKey, tuple[int | None, bool]]:
     """Refuse hostile shapes (see advisor.io.yaml_guard) before anything is built; the line
     of each list item written as an alias, by its path."""
     try:
@@ -197,6 +202,7 @@ def _collect_lines(
     lines: dict[PathKey, int],
     name: str,
     text_lines: LineIndex,
+    merged_paths: set[PathKey] | None = None,
 ) -> None:
     """Record the line of every key and item (iteratively); refuse duplicate keys. A node
     reached again through an alias is not walked again: paths inside its later uses take
@@ -224,10 +230,10 @@ def _collect_lines(
         if isinstance(current, yaml.MappingNode):
             seen_keys: set[Any] = set()
             merged: dict[Any, yaml.Node] = {}
-            merges = 0
+            sources: list[yaml.MappingNode] = []
+            merge_at = 0
             for key_node, value_node in current.value:
                 key = _key_text(key_node)
-                field = ".".join(str(p) for p in (*where, key))
                 line = text_lines.line_of_mark(key_node.start_mark)
                 if isinstance(key_node, yaml.ScalarNode) and key_node.tag in _NOT_TEXT:
                     raise InputError(  # at the key's own line, named as written
@@ -235,18 +241,21 @@ def _collect_lines(
                         f"{_NOT_TEXT[key_node.tag]}; quote it if it is meant as text",
                         path=name,
                         line=line,
-                        field=field,
+                        field=_field(where, key),
                     )
                 if key_node.tag == _MERGE:
-                    merges += 1
-                    if merges > 1:
-                        raise InputError("duplicate key '<<'", path=name, line=line, field=field)
-                    for source in _merge_sources(value_node):
-                        _merge_keys(source, merged, name, text_lines, field)
-                        children.append((source, (*where, key)))  # its own duplicates
+                    if sources:
+                        raise InputError(
+                            "duplicate key '<<'", path=name, line=line, field=_field(where, key)
+                        )
+                    sources, merge_at = _merge_sources(value_node), len(children)
+                    for source in sources:
+                        _merge_keys(source, merged, name, text_lines, (*where, key))
                     continue
                 if _key_value(key_node) in seen_keys:
-                    raise InputError(f"duplicate key '{key}'", path=name, line=line, field=field)
+                    raise InputError(
+                        f"duplicate key '{key}'", path=name, line=line, field=_field(where, key)
+                    )
                 seen_keys.add(_key_value(key_node))
                 sub = (*where, key)
                 lines.setdefault(sub, line or 1)
@@ -254,6 +263,17 @@ def _collect_lines(
             for key_node in merged.values():  # a merged key takes the line it was written on
                 line = text_lines.line_of_mark(key_node.start_mark) or 1
                 lines.setdefault((*where, _key_text(key_node)), line)
+            # the merged values, walked where the loaded data will hold them (a value a key
+            # written beside the merge overrides is walked apart, for its own duplicates)
+            kept = [(k, v) for source in sources for k, v in source.value]
+            children[merge_at:merge_at] = [
+                (v, (*where, *(("<<",) if _key_value(k) in seen_keys else ()), _key_text(k)))
+                for k, v in kept
+            ]
+            if merged_paths is not None:
+                merged_paths.update(
+                    (*where, _key_text(k)) for k, _ in kept if _key_value(k) not in seen_keys
+                )
         elif isinstance(current, yaml.SequenceNode):
             for position, item in enumerate(current.value):
                 sub = (*where, position)
@@ -303,16 +323,27 @@ def _merge_sources(value: yaml.Node) -> list[yaml.MappingNode]:
     return [m for m in sources if isinstance(m, yaml.MappingNode)]
 
 
+def _field(where: PathKey, key: Any) -> str:
+    """A key's dotted path for a message, each part cut short: built only when an error is
+    raised, since joining every key's whole path under a long key costs time in proportion
+    to the keys times the key's length."""
+    return ".".join(str(part)[:FIELD_PART] for part in (*where, key))
+
+
+FIELD_PART = 120  # characters of each part of a path named in a message
+
+
 def _merge_keys(
     source: yaml.MappingNode,
     merged: dict[Any, yaml.Node],
     name: str,
     text_lines: LineIndex,
-    field: str,
+    at: PathKey,
 ) -> None:
     """Add a merged mapping's keys to ``merged``; refuse a key two sources bring, and a
-    source that merges again."""
+    source that merges again (``at``: the ``<<`` key's path, for the message)."""
     own: set[Any] = set()
+    field = _field(at[:-1], at[-1])
     for key_node, _ in source.value:
         line = text_lines.line_of_mark(key_node.start_mark)
         if key_node.tag == _MERGE:
@@ -334,27 +365,6 @@ def _merge_keys(
                 field=field,
             )
         merged[value] = key_node
-
-
-class _Dumper(yaml.SafeDumper):
-    """Quotes a text that either reader would take for something else: YAML 1.1's forms
-    (``010``, ``2024-01-01``, ``yes``) and this loader's own (``1e3`` is a number here), so
-    what the advisor writes reads back as the same text, here and in other YAML tools."""
-
-
-_Dumper.yaml_implicit_resolvers = {
-    first: list(yaml.SafeDumper.yaml_implicit_resolvers.get(first, []))
-    + list(SafeLoader.yaml_implicit_resolvers.get(first, []))
-    for first in {*yaml.SafeDumper.yaml_implicit_resolvers, *SafeLoader.yaml_implicit_resolvers}
-}
-
-
-def dump_yaml(data: Any) -> str:
-    """Dump plain data as block-style YAML, keys in the given order; every text reads back
-    as the same text."""
-    return yaml.dump(
-        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False
-    )
 
 
 def check_writable(target: Path, *, force: bool = False) -> Path:

@@ -32,11 +32,13 @@ MAX_NUMBER_CHARS = 100  # a plain scalar that looks numeric and is longer than t
 _NUMERIC = re.compile(r"[-+]?[0-9_.,:]+(?:[eE][-+]?[0-9_]+)?[kKmMbBgGtT]?")
 
 
-def precheck_events(text: str, name: str, loader: Any) -> dict[tuple[Any, ...], int | None]:
+def precheck_events(
+    text: str, name: str, loader: Any
+) -> dict[tuple[Any, ...], tuple[int | None, bool]]:
     """Walk the events of ``text``; an InputError for a hostile shape (yaml errors pass
     through). Returns the line of each list item written as an alias, by its path (keys
-    as written, item positions): a composed document gives an alias the anchor's node, and
-    so the anchor's line."""
+    as written, item positions), and whether it came through a merge: a composed document
+    gives an alias the anchor's node, and so the anchor's line."""
     places = _Places()
     depth = 0
     nodes = 0
@@ -125,14 +127,21 @@ def precheck_events(text: str, name: str, loader: Any) -> dict[tuple[Any, ...], 
     return places.alias_items
 
 
+_MERGE_KEY = object()  # a plain '<<' key: what it merges lands in the mapping itself
+
+
 class _Places:
     """The path of each node as the events arrive (a mapping's keys as written, a list's
-    positions), to name where a list item written as an alias is: ``alias_items``."""
+    positions; a '<<' merge adds nothing, since what it brings lands in the mapping), to
+    name where a list item written as an alias is: ``alias_items`` maps its path to its
+    line and whether it came through a merge (a key written beside the merge may override
+    it, which only the composed document shows)."""
 
     def __init__(self) -> None:
-        # one frame per open collection: [its path, is a mapping, next is a key, key, position]
+        # one frame per open collection: [its path, is a mapping, next is a key, key,
+        # position, came through a merge, is a list of merged mappings]
         self.frames: list[list[Any]] = []
-        self.alias_items: dict[tuple[Any, ...], int | None] = {}
+        self.alias_items: dict[tuple[Any, ...], tuple[int | None, bool]] = {}
 
     def follow(self, event: Any, line: int | None) -> None:
         if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
@@ -141,32 +150,40 @@ class _Places:
             return
         if not isinstance(event, yaml.NodeEvent):
             return  # stream and document events
-        path = self._path()
+        path, via, merge_value = self._path()
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             mapping = isinstance(event, yaml.MappingStartEvent)
-            self.frames.append([("(key)",) if path is None else path, mapping, True, None, 0])
+            where = ("(key)",) if path is None else path
+            self.frames.append([where, mapping, True, None, 0, via, merge_value and not mapping])
             return
-        if isinstance(event, yaml.AliasEvent) and path and not self.frames[-1][1]:  # an item
-            self.alias_items[path] = line
-        self._done(event.value if isinstance(event, yaml.ScalarEvent) else "(alias)")
+        frame = self.frames[-1] if self.frames else None
+        if isinstance(event, yaml.AliasEvent) and path and frame and not frame[1] and not frame[6]:
+            self.alias_items[path] = (line, via)  # an item of a list
+        plain_merge = (
+            isinstance(event, yaml.ScalarEvent) and event.value == "<<" and not event.style
+        )
+        self._done(_MERGE_KEY if plain_merge else getattr(event, "value", "(alias)"))
 
-    def _path(self) -> tuple[Any, ...] | None:
-        """The path of the node starting now; None for a mapping's key."""
+    def _path(self) -> tuple[tuple[Any, ...] | None, bool, bool]:
+        """The path of the node starting now (None for a mapping's key), whether it came
+        through a merge, and whether it is the value of a '<<' key."""
         if not self.frames:
-            return ()
-        path, mapping, key_next, key, position = self.frames[-1]
+            return (), False, False
+        path, mapping, key_next, key, position, via, merge_list = self.frames[-1]
         if mapping:
-            return None if key_next else (*path, key)
-        return (*path, position)
+            if key_next:
+                return None, via, False
+            return (path, True, True) if key is _MERGE_KEY else ((*path, key), via, False)
+        return (path, True, False) if merge_list else ((*path, position), via, False)
 
-    def _done(self, key_text: str) -> None:
+    def _done(self, key: Any) -> None:
         """A node has ended: the next is its mapping's value or key, or the list's next item."""
         if not self.frames:
             return
         frame = self.frames[-1]
         if frame[1]:
             if frame[2]:
-                frame[3] = key_text
+                frame[3] = key
             frame[2] = not frame[2]
         else:
             frame[4] += 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from advisor.decide.citations import load_snapshot
 from advisor.decide.rules import Rule, RuleSet
-from advisor.io.safe_yaml import dump_yaml
+from advisor.io.yaml_dump import dump_yaml
 from advisor.report.text import md_fence, md_inline, safe_url
 
 

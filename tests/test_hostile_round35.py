@@ -1,0 +1,88 @@
+"""Red-team round 35: one long key that made a 5 MB file take 29 s to refuse, and items
+inside a `<<` merge named at the merged key's line. Each finding, fixed, with the promise
+it broke (SECURITY.md: reading a file never exhausts resources; an error names the bad
+part's own line)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from advisor.decide.rules import load_ruleset
+from advisor.io.profiles import load_profile
+from advisor.io.safe_yaml import load_yaml_text
+from advisor.model.errors import InputError
+
+
+def test_a_long_key_above_many_keys_costs_no_more_than_a_short_one() -> None:
+    """Every key's dotted path was joined in full, long ancestor included, whether or not
+    an error needed it: keys times the key's length (a 1 MB key over 90,000 keys, 11 s)."""
+    keys = "".join(f"  m{j}:\n" + "".join(f"    k{i}: 1\n" for i in range(9_999)) for j in range(9))
+    text = "? " + "a" * 1_000_000 + "\n:\n" + keys
+    started = time.perf_counter()
+    doc = load_yaml_text(text)
+    elapsed = time.perf_counter() - started
+    assert len(next(iter(doc.data.values()))) == 9
+    assert elapsed < 5, f"{elapsed:.1f} s"
+
+
+def _refusal(call: Any) -> str:
+    with pytest.raises(InputError) as info:
+        call()
+    return str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        # a repeat inside a merged list: at the repeat, not at `training:`
+        ("hardware:\n  <<:\n    training:\n      - cpu\n      - tpu\n      - cpu\n", 6, "twice"),
+        # a bad item inside a merged list
+        ("hardware:\n  <<:\n    training:\n      - cpu\n      - bogus\n", 5, "bogus"),
+        # an alias item inside a merged flow list
+        ("hardware:\n  <<: {training: [\n     &c cpu,\n     tpu,\n     *c]}\n", 5, "twice"),
+        # a key beside the merge overrides it: its own items are named, not the merged ones
+        (
+            "hardware:\n  <<: {training: [\n     &c cpu,\n     tpu,\n     *c]}\n"
+            "  training:\n    - cpu\n    - bogus\n",
+            8,
+            "bogus",
+        ),
+    ],
+)
+def test_items_inside_a_merge_are_named_at_their_own_line(
+    tmp_path: Path, text: str, line: int, fragment: str
+) -> None:
+    path = tmp_path / "p.yaml"
+    path.write_text(text)
+    message = _refusal(lambda: load_profile(path))
+    assert f"p.yaml:{line}:" in message and fragment in message, message
+
+
+def test_a_condition_brought_by_a_merge_is_named_at_its_line(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "r.yaml").write_text(
+        "rules:\n"
+        "  - id: DEP902\n"
+        "    title: A user rule\n"
+        "    criterion: deployment\n"
+        "    <<:\n"
+        "      when:\n"
+        "        all:\n"
+        "          - {field: deployment.targets, contains: mobile}\n"
+        "          - {field: deployment.targets, contains: mobile}\n"
+        "    effects: {tensorflow: 1}\n"
+        "    why: Because a test needs a rule to break.\n"
+        "    evidence:\n"
+        "      - {title: A source, source: A publisher, year: 2020, checked: 2026-01-01,\n"
+        "         claim: A claim long enough.}\n"
+        "    examples:\n"
+        "      fire: [{deployment: {targets: [mobile]}}]\n"
+        "      ok: [{deployment: {targets: [server]}}]\n"
+    )
+    message = _refusal(lambda: load_ruleset([pack]))
+    assert "r.yaml:9:" in message and "the same condition twice" in message, message
