@@ -86,3 +86,29 @@ def test_a_condition_brought_by_a_merge_is_named_at_its_line(tmp_path: Path) -> 
     )
     message = _refusal(lambda: load_ruleset([pack]))
     assert "r.yaml:9:" in message and "the same condition twice" in message, message
+
+
+# Round 36: the first fix made '<<' transparent in the paths from the events, so an alias
+# item of an overridden merged list could take the place (and line) of the key's own item.
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (  # the merge inside a merged mapping brings a list that the key beside it overrides
+            "purpose: research\nproject: {name: &n bogus, notes: &m cpu}\n<<:\n  hardware:\n"
+            "    training: [nvidia_gpu, *n]\n    <<: {training: [cpu,\n      *m]}\n",
+            5,
+        ),
+        (  # the merge written after the key it loses to, an alias at the same position
+            "purpose: research\nproject:\n  name: &n bogus\n  notes: &m vision\n"
+            "domains: [nlp, *n]\n<<: {domains: [vision, *m]}\n",
+            5,
+        ),
+    ],
+)
+def test_an_overridden_merged_alias_never_names_the_keys_own_item(
+    tmp_path: Path, text: str, line: int
+) -> None:
+    path = tmp_path / "p.yaml"
+    path.write_text(text)
+    message = _refusal(lambda: load_profile(path))
+    assert f"p.yaml:{line}:" in message and "'bogus'" in message, message

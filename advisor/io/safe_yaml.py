@@ -19,7 +19,13 @@ import yaml
 
 from advisor.io import safe_read
 from advisor.io.text_lines import LineIndex
-from advisor.io.yaml_guard import MAX_DEPTH, MAX_NODES, precheck_events  # noqa: F401 (re-exported)
+from advisor.io.yaml_guard import (  # noqa: F401 (MAX_DEPTH, MAX_NODES re-exported)
+    MAX_DEPTH,
+    MAX_NODES,
+    MERGE,
+    precheck_events,
+)
+from advisor.io.yaml_merges import field_name, landing, merge_sources
 from advisor.model.errors import InputError
 from advisor.model.field_guards import underflows
 
@@ -123,14 +129,11 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
             raise InputError("the file is empty", path=name, line=1)
         index = LineIndex(text)
         lines: dict[PathKey, int] = {(): index.line_of_mark(node.start_mark) or 1}
-        merged: set[PathKey] = set()  # keys a merge brings that no key beside it overrides
-        _collect_lines(node, (), lines, name, index, merged)  # before merges are flattened
-        for where, (line, via) in alias_items.items():  # a list item written as *alias
-            if (
-                line
-                and where in lines
-                and (not via or any(where[:n] in merged for n in range(len(where))))
-            ):
+        landed: dict[PathKey, PathKey | None] = {}  # where merged values land (None: overridden)
+        _collect_lines(node, (), lines, name, index, landed)  # before merges are flattened
+        for written, line in alias_items.items():  # a list item written as *alias: its line
+            where = landing(written, landed)
+            if line and where in lines:
                 lines[where] = line
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
@@ -148,7 +151,7 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
     return YamlDocument(data=data, path=name, lines=lines)
 
 
-def _precheck_events(text: str, name: str) -> dict[PathKey, tuple[int | None, bool]]:
+def _precheck_events(text: str, name: str) -> dict[PathKey, int | None]:
     """Refuse hostile shapes (see advisor.io.yaml_guard) before anything is built; the line
     of each list item written as an alias, by its path."""
     try:
@@ -202,7 +205,7 @@ def _collect_lines(
     lines: dict[PathKey, int],
     name: str,
     text_lines: LineIndex,
-    merged_paths: set[PathKey] | None = None,
+    landed: dict[PathKey, PathKey | None] | None = None,
 ) -> None:
     """Record the line of every key and item (iteratively); refuse duplicate keys. A node
     reached again through an alias is not walked again: paths inside its later uses take
@@ -241,20 +244,20 @@ def _collect_lines(
                         f"{_NOT_TEXT[key_node.tag]}; quote it if it is meant as text",
                         path=name,
                         line=line,
-                        field=_field(where, key),
+                        field=field_name(where, key),
                     )
                 if key_node.tag == _MERGE:
                     if sources:
                         raise InputError(
-                            "duplicate key '<<'", path=name, line=line, field=_field(where, key)
+                            "duplicate key '<<'", path=name, line=line, field=field_name(where, key)
                         )
-                    sources, merge_at = _merge_sources(value_node), len(children)
-                    for source in sources:
+                    sources, merge_at = merge_sources(value_node), len(children)
+                    for _, source in sources:
                         _merge_keys(source, merged, name, text_lines, (*where, key))
                     continue
                 if _key_value(key_node) in seen_keys:
                     raise InputError(
-                        f"duplicate key '{key}'", path=name, line=line, field=_field(where, key)
+                        f"duplicate key '{key}'", path=name, line=line, field=field_name(where, key)
                     )
                 seen_keys.add(_key_value(key_node))
                 sub = (*where, key)
@@ -265,15 +268,16 @@ def _collect_lines(
                 lines.setdefault((*where, _key_text(key_node)), line)
             # the merged values, walked where the loaded data will hold them (a value a key
             # written beside the merge overrides is walked apart, for its own duplicates)
-            kept = [(k, v) for source in sources for k, v in source.value]
+            kept = [(at, k, v) for at, source in sources for k, v in source.value]
             children[merge_at:merge_at] = [
                 (v, (*where, *(("<<",) if _key_value(k) in seen_keys else ()), _key_text(k)))
-                for k, v in kept
+                for _, k, v in kept
             ]
-            if merged_paths is not None:
-                merged_paths.update(
-                    (*where, _key_text(k)) for k, _ in kept if _key_value(k) not in seen_keys
-                )
+            if landed is not None:  # as written, a merged key's path steps through MERGE
+                for at, k, _ in kept:
+                    lands = None if _key_value(k) in seen_keys else (*where, _key_text(k))
+                    written = (*where, MERGE, *at, _key_text(k))
+                    landed[written] = lands
         elif isinstance(current, yaml.SequenceNode):
             for position, item in enumerate(current.value):
                 sub = (*where, position)
@@ -317,22 +321,6 @@ def _key_value(node: yaml.Node) -> Any:
     return _key_text(node)
 
 
-def _merge_sources(value: yaml.Node) -> list[yaml.MappingNode]:
-    """The mappings a merge value brings in: one mapping, or a list of mappings."""
-    sources = value.value if isinstance(value, yaml.SequenceNode) else [value]
-    return [m for m in sources if isinstance(m, yaml.MappingNode)]
-
-
-def _field(where: PathKey, key: Any) -> str:
-    """A key's dotted path for a message, each part cut short: built only when an error is
-    raised, since joining every key's whole path under a long key costs time in proportion
-    to the keys times the key's length."""
-    return ".".join(str(part)[:FIELD_PART] for part in (*where, key))
-
-
-FIELD_PART = 120  # characters of each part of a path named in a message
-
-
 def _merge_keys(
     source: yaml.MappingNode,
     merged: dict[Any, yaml.Node],
@@ -343,7 +331,7 @@ def _merge_keys(
     """Add a merged mapping's keys to ``merged``; refuse a key two sources bring, and a
     source that merges again (``at``: the ``<<`` key's path, for the message)."""
     own: set[Any] = set()
-    field = _field(at[:-1], at[-1])
+    field = field_name(at[:-1], at[-1])
     for key_node, _ in source.value:
         line = text_lines.line_of_mark(key_node.start_mark)
         if key_node.tag == _MERGE:

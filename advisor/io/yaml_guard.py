@@ -32,13 +32,11 @@ MAX_NUMBER_CHARS = 100  # a plain scalar that looks numeric and is longer than t
 _NUMERIC = re.compile(r"[-+]?[0-9_.,:]+(?:[eE][-+]?[0-9_]+)?[kKmMbBgGtT]?")
 
 
-def precheck_events(
-    text: str, name: str, loader: Any
-) -> dict[tuple[Any, ...], tuple[int | None, bool]]:
+def precheck_events(text: str, name: str, loader: Any) -> dict[tuple[Any, ...], int | None]:
     """Walk the events of ``text``; an InputError for a hostile shape (yaml errors pass
-    through). Returns the line of each list item written as an alias, by its path (keys
-    as written, item positions), and whether it came through a merge: a composed document
-    gives an alias the anchor's node, and so the anchor's line."""
+    through). Returns the line of each list item written as an alias, by its path as
+    written (``_Places``): a composed document gives an alias the anchor's node, and so the
+    anchor's line."""
     places = _Places()
     depth = 0
     nodes = 0
@@ -127,21 +125,20 @@ def precheck_events(
     return places.alias_items
 
 
-_MERGE_KEY = object()  # a plain '<<' key: what it merges lands in the mapping itself
+MERGE = object()  # a path's step into what a plain '<<' key merges
 
 
 class _Places:
     """The path of each node as the events arrive (a mapping's keys as written, a list's
-    positions; a '<<' merge adds nothing, since what it brings lands in the mapping), to
-    name where a list item written as an alias is: ``alias_items`` maps its path to its
-    line and whether it came through a merge (a key written beside the merge may override
-    it, which only the composed document shows)."""
+    positions, ``MERGE`` for a plain '<<' key), to name where a list item written as an
+    alias is: ``alias_items`` maps its path to its line. Where a merged value lands, and
+    whether a key beside the merge overrides it, only the composed document shows
+    (advisor.io.safe_yaml)."""
 
     def __init__(self) -> None:
-        # one frame per open collection: [its path, is a mapping, next is a key, key,
-        # position, came through a merge, is a list of merged mappings]
+        # one frame per open collection: [its path, is a mapping, next is a key, key, position]
         self.frames: list[list[Any]] = []
-        self.alias_items: dict[tuple[Any, ...], tuple[int | None, bool]] = {}
+        self.alias_items: dict[tuple[Any, ...], int | None] = {}
 
     def follow(self, event: Any, line: int | None) -> None:
         if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
@@ -150,31 +147,26 @@ class _Places:
             return
         if not isinstance(event, yaml.NodeEvent):
             return  # stream and document events
-        path, via, merge_value = self._path()
+        path = self._path()
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             mapping = isinstance(event, yaml.MappingStartEvent)
-            where = ("(key)",) if path is None else path
-            self.frames.append([where, mapping, True, None, 0, via, merge_value and not mapping])
+            self.frames.append([("(key)",) if path is None else path, mapping, True, None, 0])
             return
-        frame = self.frames[-1] if self.frames else None
-        if isinstance(event, yaml.AliasEvent) and path and frame and not frame[1] and not frame[6]:
-            self.alias_items[path] = (line, via)  # an item of a list
+        if isinstance(event, yaml.AliasEvent) and path and not self.frames[-1][1]:  # an item
+            self.alias_items[path] = line
         plain_merge = (
             isinstance(event, yaml.ScalarEvent) and event.value == "<<" and not event.style
         )
-        self._done(_MERGE_KEY if plain_merge else getattr(event, "value", "(alias)"))
+        self._done(MERGE if plain_merge else getattr(event, "value", "(alias)"))
 
-    def _path(self) -> tuple[tuple[Any, ...] | None, bool, bool]:
-        """The path of the node starting now (None for a mapping's key), whether it came
-        through a merge, and whether it is the value of a '<<' key."""
+    def _path(self) -> tuple[Any, ...] | None:
+        """The path of the node starting now; None for a mapping's key."""
         if not self.frames:
-            return (), False, False
-        path, mapping, key_next, key, position, via, merge_list = self.frames[-1]
+            return ()
+        path, mapping, key_next, key, position = self.frames[-1]
         if mapping:
-            if key_next:
-                return None, via, False
-            return (path, True, True) if key is _MERGE_KEY else ((*path, key), via, False)
-        return (path, True, False) if merge_list else ((*path, position), via, False)
+            return None if key_next else (*path, key)
+        return (*path, position)
 
     def _done(self, key: Any) -> None:
         """A node has ended: the next is its mapping's value or key, or the list's next item."""

@@ -1,0 +1,52 @@
+"""YAML's ``<<`` merges, for line numbers: the mappings a merge brings, where what it
+brings lands in the loaded data, and a key's dotted path for a message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from advisor.io.yaml_guard import MERGE
+
+PathKey = tuple[Any, ...]
+FIELD_PART = 120  # characters of each part of a path named in a message
+
+
+def merge_sources(value: yaml.Node) -> list[tuple[tuple[int, ...], yaml.MappingNode]]:
+    """The mappings a merge value brings in, each with its position as written: one
+    mapping (``()``), or a list of mappings (``(0,)``, ``(1,)``, ...)."""
+    items: list[tuple[tuple[int, ...], Any]] = (
+        [((i,), m) for i, m in enumerate(value.value)]
+        if isinstance(value, yaml.SequenceNode)
+        else [((), value)]
+    )
+    return [(at, m) for at, m in items if isinstance(m, yaml.MappingNode)]
+
+
+def landing(written: PathKey, landed: dict[PathKey, PathKey | None]) -> PathKey | None:
+    """Where the loaded data holds what ``written`` names (a path as written, stepping
+    into merges through ``MERGE``), or None when a key beside a merge overrides it on the
+    way. ``landed`` maps each merged key's written path to where it lands (None:
+    overridden)."""
+    where: PathKey = ()
+    steps = iter(written)
+    for step in steps:
+        if step is not MERGE:
+            where = (*where, step)
+            continue
+        step = next(steps, None)
+        at = (step,) if isinstance(step, int) else ()  # a list of merged mappings
+        key = next(steps, None) if at else step
+        lands = landed.get((*where, MERGE, *at, key))
+        if lands is None:
+            return None
+        where = lands
+    return where
+
+
+def field_name(where: PathKey, key: Any) -> str:
+    """A key's dotted path for a message, each part cut short: built only when an error is
+    raised, since joining every key's whole path under a long key costs time in proportion
+    to the keys times the key's length."""
+    return ".".join(str(part)[:FIELD_PART] for part in (*where, key))
