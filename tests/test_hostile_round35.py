@@ -112,3 +112,33 @@ def test_an_overridden_merged_alias_never_names_the_keys_own_item(
     path.write_text(text)
     message = _refusal(lambda: load_profile(path))
     assert f"p.yaml:{line}:" in message and "'bogus'" in message, message
+
+
+# Round 37: what a merge holds is checked as what is written beside it.
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        # a merged key YAML reads as a number: refused at its own line, named as written
+        ("project: {name: x}\nteam:\n  size: 3\n  <<: {2.5: x}\n", 4, "reads the key '2.5'"),
+        # a merge of an alias to a text: at the '<<', not at the anchor
+        ("project:\n  name: &s str\nteam:\n  size: 3\n  <<: *s\n", 5, "merges a mapping"),
+        ("domains: &L [nlp]\nteam:\n  size: 3\n  <<: [{}, *L]\n", 4, "merges a mapping"),
+        # a plain '<<' where a value belongs is the merge key, not a tag the user wrote
+        ("project:\n  name: <<\n", 2, "write it in quotes"),
+    ],
+)
+def test_what_a_merge_holds_is_checked_at_its_line(
+    tmp_path: Path, text: str, line: int, fragment: str
+) -> None:
+    path = tmp_path / "p.yaml"
+    path.write_text(text)
+    message = _refusal(lambda: load_profile(path))
+    assert f"p.yaml:{line}:" in message and fragment in message, message
+
+
+def test_a_quoted_merge_key_keeps_its_own_item_lines() -> None:
+    """An overridden merged value was walked under the quoted '<<' key's own path."""
+    doc = load_yaml_text(
+        "a:\n  <<: {items: [m1, m2]}\n  items: [own]\n  '<<':\n    items:\n      - q1\n      - q2\n"
+    )
+    assert doc.lines[("a", "<<", "items", 0)] == 6 and doc.lines[("a", "<<", "items", 1)] == 7

@@ -188,6 +188,9 @@ def _yaml_error(exc: yaml.MarkedYAMLError, name: str, text: str) -> InputError:
     problem = exc.problem or "invalid YAML"
     if "could not determine a constructor" in problem:
         tag = problem.split("for the tag")[-1].strip()
+        if tag.strip("'") == _MERGE:  # a plain '<<' where a value belongs
+            reason = "'<<' is YAML's merge key; write it in quotes to mean the text"
+            return InputError(reason, path=name, line=line)
         return InputError(f"YAML tags are not allowed here: {tag}", path=name, line=line)
     if mark is not None and index.tab_before(mark):
         problem = "tab character in indentation (YAML allows spaces only)"
@@ -238,20 +241,21 @@ def _collect_lines(
             for key_node, value_node in current.value:
                 key = _key_text(key_node)
                 line = text_lines.line_of_mark(key_node.start_mark)
-                if isinstance(key_node, yaml.ScalarNode) and key_node.tag in _NOT_TEXT:
-                    raise InputError(  # at the key's own line, named as written
-                        f"Keys should be strings: YAML reads the key {key!r} as "
-                        f"{_NOT_TEXT[key_node.tag]}; quote it if it is meant as text",
-                        path=name,
-                        line=line,
-                        field=field_name(where, key),
-                    )
+                _check_key_text(key_node, name, line, where)
                 if key_node.tag == _MERGE:
                     if sources:
                         raise InputError(
                             "duplicate key '<<'", path=name, line=line, field=field_name(where, key)
                         )
                     sources, merge_at = merge_sources(value_node), len(children)
+                    items = value_node.value if isinstance(value_node, yaml.SequenceNode) else [0]
+                    if len(sources) != len(items):  # an alias to a text or a list, say
+                        raise InputError(
+                            "'<<' merges a mapping or a list of mappings (quote '<<' for the text)",
+                            path=name,
+                            line=line,
+                            field=field_name(where, key),
+                        )
                     for _, source in sources:
                         _merge_keys(source, merged, name, text_lines, (*where, key))
                     continue
@@ -270,14 +274,14 @@ def _collect_lines(
             # written beside the merge overrides is walked apart, for its own duplicates)
             kept = [(at, k, v) for at, source in sources for k, v in source.value]
             children[merge_at:merge_at] = [
-                (v, (*where, *(("<<",) if _key_value(k) in seen_keys else ()), _key_text(k)))
+                (v, (*where, *((MERGE,) if _key_value(k) in seen_keys else ()), _key_text(k)))
                 for _, k, v in kept
             ]
             if landed is not None:  # as written, a merged key's path steps through MERGE
                 for at, k, _ in kept:
                     lands = None if _key_value(k) in seen_keys else (*where, _key_text(k))
                     written = (*where, MERGE, *at, _key_text(k))
-                    landed[written] = lands
+                    landed.setdefault(written, lands)
         elif isinstance(current, yaml.SequenceNode):
             for position, item in enumerate(current.value):
                 sub = (*where, position)
@@ -321,6 +325,20 @@ def _key_value(node: yaml.Node) -> Any:
     return _key_text(node)
 
 
+def _check_key_text(key_node: yaml.Node, name: str, line: int | None, where: PathKey) -> None:
+    """A key YAML reads as a boolean, null or number is refused at its own line, named as
+    written (in a merged mapping too)."""
+    if isinstance(key_node, yaml.ScalarNode) and key_node.tag in _NOT_TEXT:
+        key = _key_text(key_node)
+        raise InputError(
+            f"Keys should be strings: YAML reads the key {key!r} as "
+            f"{_NOT_TEXT[key_node.tag]}; quote it if it is meant as text",
+            path=name,
+            line=line,
+            field=field_name(where, key),
+        )
+
+
 def _merge_keys(
     source: yaml.MappingNode,
     merged: dict[Any, yaml.Node],
@@ -334,6 +352,7 @@ def _merge_keys(
     field = field_name(at[:-1], at[-1])
     for key_node, _ in source.value:
         line = text_lines.line_of_mark(key_node.start_mark)
+        _check_key_text(key_node, name, line, at)
         if key_node.tag == _MERGE:
             raise InputError(
                 "a mapping merged with '<<' may not use '<<' itself; write its keys out",
