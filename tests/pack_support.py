@@ -7,12 +7,17 @@ registered framework is described wherever its description lives.
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 import yaml
 
 from advisor.decide.framework_files import is_framework_file
 from advisor.decide.rules import core_pack_dir
+from advisor.model.errors import InputError
 
 
 def minimal_core(tmp_path: Path, *, prior: bool = True, routes: bool = False) -> Path:
@@ -39,3 +44,39 @@ def minimal_core(tmp_path: Path, *, prior: bool = True, routes: bool = False) ->
         if kept:
             (core / own.name).write_text(yaml.safe_dump(kept), encoding="utf-8")
     return core
+
+
+_USER_RULE = """\
+rules:
+  - id: DEP902
+    title: A user rule
+    criterion: deployment
+    when:
+      all:
+{conditions}
+    effects: {{tensorflow: 1}}
+    why: Because a test needs a rule to break.
+    evidence:
+      - {{title: A source, source: A publisher, year: 2020, checked: 2026-01-01,
+         claim: A claim long enough.}}
+    examples:
+      fire: [{{deployment: {{targets: [mobile]}}, team: {{size: 5}}}}]
+      ok: [{{deployment: {{targets: [server]}}}}]
+"""
+
+
+def user_rule_pack(tmp_path: Path, conditions: str) -> Path:
+    """A user pack of one rule whose `when` is `all` of ``conditions`` (YAML list items,
+    written from column 0); the first condition is on line 7 of pack/r.yaml."""
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    text = _USER_RULE.format(conditions=textwrap.indent(conditions.rstrip("\n"), " " * 8))
+    (pack / "r.yaml").write_text(text, encoding="utf-8")
+    return pack
+
+
+def refusal(call: Callable[[], Any]) -> str:
+    """The one-line message of the InputError that ``call`` raises."""
+    with pytest.raises(InputError) as info:
+        call()
+    return str(info.value)

@@ -12,63 +12,30 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from pack_support import refusal, user_rule_pack
 
 from advisor.cli.main import main as cli
 from advisor.decide.rules import load_ruleset
 from advisor.io.profiles import load_profile
 from advisor.io.safe_yaml import load_yaml_text
-from advisor.model.errors import InputError
 from advisor.model.profile import COUNT_TEXT, SIZE_TEXT, Profile
 from advisor.questionnaire.loader import load_questions
 from advisor.questionnaire.spec import QUESTIONS_FILE
 
-RULE = """\
-rules:
-  - id: DEP902
-    title: A user rule
-    criterion: deployment
-    when:
-      all:
-        - {field: deployment.targets, contains: mobile}
-        - {field: team.size, gte: 2}
-        - field: BAD_FIELD
-          gte: 3
-    effects: {tensorflow: 1}
-    why: Because a test needs a rule to break.
-    evidence:
-      - {title: A source, source: A publisher, year: 2020, checked: 2026-01-01,
-         claim: A claim long enough.}
-    examples:
-      fire: [{deployment: {targets: [mobile]}, team: {size: 5}}]
-      ok: [{deployment: {targets: [server]}}]
-"""
-
-
-def _refusal(call: Any) -> str:
-    with pytest.raises(InputError) as info:
-        call()
-    return str(info.value)
+MOBILE = "- {field: deployment.targets, contains: mobile}\n- {field: team.size, gte: 2}\n"
 
 
 def test_a_bad_condition_inside_all_is_named_at_its_own_line(tmp_path: Path) -> None:
     """The third condition of `all` is on line 9: the error named line 5, `when:`."""
-    pack = tmp_path / "pack"
-    pack.mkdir()
-    (pack / "r.yaml").write_text(RULE.replace("BAD_FIELD", "team.sizee"), encoding="utf-8")
-    message = _refusal(lambda: load_ruleset([pack]))
+    pack = user_rule_pack(tmp_path, MOBILE + "- field: team.sizee\n  gte: 3\n")
+    message = refusal(lambda: load_ruleset([pack]))
     assert "r.yaml:9:" in message and "when.all[3]" in message, message
     assert "did you mean 'team.size'" in message
 
 
 def test_a_bad_operand_inside_not_is_named_at_the_operators_line(tmp_path: Path) -> None:
-    pack = tmp_path / "pack"
-    pack.mkdir()
-    text = RULE.replace(
-        "        - field: BAD_FIELD\n          gte: 3\n",
-        "        - not:\n            field: deployment.targets\n            contains: mobil\n",
-    )
-    (pack / "r.yaml").write_text(text, encoding="utf-8")
-    message = _refusal(lambda: load_ruleset([pack]))
+    conditions = MOBILE + "- not:\n    field: deployment.targets\n    contains: mobil\n"
+    message = refusal(lambda: load_ruleset([user_rule_pack(tmp_path, conditions)]))
     assert "r.yaml:11:" in message and "when.all[3].not" in message, message
 
 
@@ -122,7 +89,7 @@ def test_a_bad_validator_is_named_at_its_own_line(
     """The error named the line where the question starts, whatever was wrong below it,
     and counted validators from 0 beside questions counted from 1."""
     path = _questions_with(tmp_path, validators)
-    message = _refusal(lambda: load_questions(path))
+    message = refusal(lambda: load_questions(path))
     assert f"questions.yaml:{_line_of(path, marker)}:" in message, message
     assert f"(hardware.training).{where}" in message, message
 
@@ -131,7 +98,7 @@ def test_a_list_item_written_as_an_alias_is_named_at_the_alias(tmp_path: Path) -
     """The composed alias is the anchor's node, so the item took the anchor's line (1)."""
     path = tmp_path / "p.yaml"
     path.write_text("domains: &d [nlp, vision]\n\n\nhardware:\n  training: [cpu, *d]\n")
-    message = _refusal(lambda: load_profile(path))
+    message = refusal(lambda: load_profile(path))
     assert "p.yaml:5:" in message and "hardware.training.1" in message, message
 
 
@@ -145,7 +112,7 @@ def test_aliases_after_an_anchored_key_keep_their_own_lines() -> None:
 def test_a_repeated_list_item_is_named_at_the_repeat(tmp_path: Path) -> None:
     path = tmp_path / "p.yaml"
     path.write_text("hardware:\n  training:\n    - cpu\n    - tpu\n    - cpu\n")
-    message = _refusal(lambda: load_profile(path))
+    message = refusal(lambda: load_profile(path))
     assert "p.yaml:5:" in message and "'cpu' is listed twice" in message, message
 
 
@@ -200,5 +167,5 @@ def test_exponents_that_are_not_whole_or_not_finite_are_refused(
 ) -> None:
     path = tmp_path / "p.yaml"
     path.write_text(f"team:\n  size: {written}\n")
-    message = _refusal(lambda: load_profile(path))
+    message = refusal(lambda: load_profile(path))
     assert "p.yaml:2:" in message and fragment in message, message

@@ -5,10 +5,10 @@ JSON names beyond `.json`. Each finding, fixed, with the promise it broke (SECUR
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from pack_support import refusal, user_rule_pack
 
 from advisor.cli.main import main as cli
 from advisor.cli.output import named_json
@@ -16,7 +16,6 @@ from advisor.decide.rules import load_ruleset
 from advisor.io.profiles import load_profile
 from advisor.io.safe_yaml import load_yaml_text
 from advisor.io.yaml_dump import dump_yaml
-from advisor.model.errors import InputError
 from advisor.questionnaire.loader import load_questions
 from advisor.questionnaire.spec import QUESTIONS_FILE
 
@@ -37,12 +36,6 @@ def test_ask_replays_a_name_that_looks_like_a_number(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     profile = load_profile(out)
     assert (profile.project.name, profile.project.notes) == ("1e3", "2.5e10")
-
-
-def _refusal(call: Any) -> str:
-    with pytest.raises(InputError) as info:
-        call()
-    return str(info.value)
 
 
 MERGES = """\
@@ -74,48 +67,23 @@ def test_an_alias_item_keeps_its_line_whatever_merges_come_before(
     path = tmp_path / "p.yaml"
     path.write_text(head)
     line = head.splitlines().index("  - *d") + 1
-    message = _refusal(lambda: load_profile(path))
+    message = refusal(lambda: load_profile(path))
     assert f"p.yaml:{line}:" in message and "'nlp' is listed twice" in message, message
 
 
-RULE = """\
-rules:
-  - id: DEP902
-    title: A user rule
-    criterion: deployment
-    when:
-      all:
-        - {field: deployment.targets, contains: mobile}
-        - LAST
-    effects: {tensorflow: 1}
-    why: Because a test needs a rule to break.
-    evidence:
-      - {title: A source, source: A publisher, year: 2020, checked: 2026-01-01,
-         claim: A claim long enough.}
-    examples:
-      fire: [{deployment: {targets: [mobile]}, team: {size: 2}}]
-      ok: [{deployment: {targets: [server]}}]
-"""
-
-
-def _pack(tmp_path: Path, last: str) -> Path:
-    pack = tmp_path / "pack"
-    pack.mkdir()
-    (pack / "r.yaml").write_text(RULE.replace("- LAST", last))
-    return pack
+MOBILE = "- {field: deployment.targets, contains: mobile}\n"
 
 
 def test_a_repeated_literal_is_named_at_the_repeat(tmp_path: Path) -> None:
     """`2e0` repeats `2` on line 12; the error named line 9, the `in:` line."""
-    last = "- field: team.size\n          in:\n            - 2\n            - 3\n            - 2e0"
-    message = _refusal(lambda: load_ruleset([_pack(tmp_path, last)]))
+    last = "- field: team.size\n  in:\n    - 2\n    - 3\n    - 2e0"
+    message = refusal(lambda: load_ruleset([user_rule_pack(tmp_path, MOBILE + last)]))
     assert "r.yaml:12:" in message and "listed twice" in message, message
 
 
 def test_the_same_condition_twice_in_all_is_refused(tmp_path: Path) -> None:
     """SECURITY.md: all/any lists hold no item twice; a repeated condition was accepted."""
-    last = "- {field: deployment.targets, contains: mobile}"
-    message = _refusal(lambda: load_ruleset([_pack(tmp_path, last)]))
+    message = refusal(lambda: load_ruleset([user_rule_pack(tmp_path, MOBILE + MOBILE)]))
     assert "r.yaml:8:" in message and "the same condition twice" in message, message
     assert "when.all[2]" in message
 
@@ -129,7 +97,7 @@ def test_a_repeated_default_item_is_named_at_the_repeat(tmp_path: Path) -> None:
     path.write_text(text.replace(marker, marker + default, 1), encoding="utf-8")
     lines = path.read_text(encoding="utf-8").splitlines()
     repeat = next(n for n, line in enumerate(lines, 1) if line == "      - cpu") + 2
-    message = _refusal(lambda: load_questions(path))
+    message = refusal(lambda: load_questions(path))
     assert f"questions.yaml:{repeat}:" in message and "listed twice" in message, message
 
 

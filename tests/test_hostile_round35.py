@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
+from pack_support import refusal
 
 from advisor.decide.rules import load_ruleset
 from advisor.io.profiles import load_profile
 from advisor.io.safe_yaml import load_yaml_text
-from advisor.model.errors import InputError
 
 
 def test_a_long_key_above_many_keys_costs_no_more_than_a_short_one() -> None:
@@ -29,10 +28,10 @@ def test_a_long_key_above_many_keys_costs_no_more_than_a_short_one() -> None:
     assert elapsed < 5, f"{elapsed:.1f} s"
 
 
-def _refusal(call: Any) -> str:
-    with pytest.raises(InputError) as info:
-        call()
-    return str(info.value)
+def _profile_refusal(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "p.yaml"
+    path.write_text(text)
+    return refusal(lambda: load_profile(path))
 
 
 @pytest.mark.parametrize(
@@ -56,9 +55,7 @@ def _refusal(call: Any) -> str:
 def test_items_inside_a_merge_are_named_at_their_own_line(
     tmp_path: Path, text: str, line: int, fragment: str
 ) -> None:
-    path = tmp_path / "p.yaml"
-    path.write_text(text)
-    message = _refusal(lambda: load_profile(path))
+    message = _profile_refusal(tmp_path, text)
     assert f"p.yaml:{line}:" in message and fragment in message, message
 
 
@@ -84,7 +81,7 @@ def test_a_condition_brought_by_a_merge_is_named_at_its_line(tmp_path: Path) -> 
         "      fire: [{deployment: {targets: [mobile]}}]\n"
         "      ok: [{deployment: {targets: [server]}}]\n"
     )
-    message = _refusal(lambda: load_ruleset([pack]))
+    message = refusal(lambda: load_ruleset([pack]))
     assert "r.yaml:9:" in message and "the same condition twice" in message, message
 
 
@@ -108,9 +105,7 @@ def test_a_condition_brought_by_a_merge_is_named_at_its_line(tmp_path: Path) -> 
 def test_an_overridden_merged_alias_never_names_the_keys_own_item(
     tmp_path: Path, text: str, line: int
 ) -> None:
-    path = tmp_path / "p.yaml"
-    path.write_text(text)
-    message = _refusal(lambda: load_profile(path))
+    message = _profile_refusal(tmp_path, text)
     assert f"p.yaml:{line}:" in message and "'bogus'" in message, message
 
 
@@ -130,9 +125,7 @@ def test_an_overridden_merged_alias_never_names_the_keys_own_item(
 def test_what_a_merge_holds_is_checked_at_its_line(
     tmp_path: Path, text: str, line: int, fragment: str
 ) -> None:
-    path = tmp_path / "p.yaml"
-    path.write_text(text)
-    message = _refusal(lambda: load_profile(path))
+    message = _profile_refusal(tmp_path, text)
     assert f"p.yaml:{line}:" in message and fragment in message, message
 
 
@@ -142,3 +135,10 @@ def test_a_quoted_merge_key_keeps_its_own_item_lines() -> None:
         "a:\n  <<: {items: [m1, m2]}\n  items: [own]\n  '<<':\n    items:\n      - q1\n      - q2\n"
     )
     assert doc.lines[("a", "<<", "items", 0)] == 6 and doc.lines[("a", "<<", "items", 1)] == 7
+
+
+@pytest.mark.parametrize("first", ["{}", "[]"])
+def test_a_second_merge_key_is_refused_after_an_empty_merge(tmp_path: Path, first: str) -> None:
+    """An empty first merge (`<<: []`) brought no mapping, and the second '<<' was taken."""
+    message = _profile_refusal(tmp_path, f"team:\n  <<: {first}\n  <<: {{size: 3}}\n")
+    assert "p.yaml:3:" in message and "duplicate key '<<'" in message, message

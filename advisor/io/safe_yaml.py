@@ -236,26 +236,26 @@ def _collect_lines(
         if isinstance(current, yaml.MappingNode):
             seen_keys: set[Any] = set()
             merged: dict[Any, yaml.Node] = {}
-            sources: list[yaml.MappingNode] = []
-            merge_at = 0
+            sources: list[tuple[tuple[int, ...], yaml.MappingNode]] = []
+            merge_at = -1  # where the '<<' key is among the children; -1: none yet
             for key_node, value_node in current.value:
                 key = _key_text(key_node)
                 line = text_lines.line_of_mark(key_node.start_mark)
                 _check_key_text(key_node, name, line, where)
                 if key_node.tag == _MERGE:
-                    if sources:
+                    if merge_at >= 0:
                         raise InputError(
                             "duplicate key '<<'", path=name, line=line, field=field_name(where, key)
                         )
-                    sources, merge_at = merge_sources(value_node), len(children)
-                    items = value_node.value if isinstance(value_node, yaml.SequenceNode) else [0]
-                    if len(sources) != len(items):  # an alias to a text or a list, say
+                    found = merge_sources(value_node)
+                    if found is None:  # an alias to a text or a list, say
                         raise InputError(
                             "'<<' merges a mapping or a list of mappings (quote '<<' for the text)",
                             path=name,
                             line=line,
                             field=field_name(where, key),
                         )
+                    sources, merge_at = found, len(children)
                     for _, source in sources:
                         _merge_keys(source, merged, name, text_lines, (*where, key))
                     continue
@@ -273,7 +273,7 @@ def _collect_lines(
             # the merged values, walked where the loaded data will hold them (a value a key
             # written beside the merge overrides is walked apart, for its own duplicates)
             kept = [(at, k, v) for at, source in sources for k, v in source.value]
-            children[merge_at:merge_at] = [
+            children[max(merge_at, 0) : max(merge_at, 0)] = [
                 (v, (*where, *((MERGE,) if _key_value(k) in seen_keys else ()), _key_text(k)))
                 for _, k, v in kept
             ]

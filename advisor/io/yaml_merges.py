@@ -13,15 +13,16 @@ PathKey = tuple[Any, ...]
 FIELD_PART = 120  # characters of each part of a path named in a message
 
 
-def merge_sources(value: yaml.Node) -> list[tuple[tuple[int, ...], yaml.MappingNode]]:
+def merge_sources(value: yaml.Node) -> list[tuple[tuple[int, ...], yaml.MappingNode]] | None:
     """The mappings a merge value brings in, each with its position as written: one
-    mapping (``()``), or a list of mappings (``(0,)``, ``(1,)``, ...)."""
+    mapping (``()``), or a list of mappings (``(0,)``, ``(1,)``, ...); None when it holds
+    anything else, which YAML cannot merge."""
     items: list[tuple[tuple[int, ...], Any]] = (
         [((i,), m) for i, m in enumerate(value.value)]
         if isinstance(value, yaml.SequenceNode)
         else [((), value)]
     )
-    return [(at, m) for at, m in items if isinstance(m, yaml.MappingNode)]
+    return items if all(isinstance(m, yaml.MappingNode) for _, m in items) else None
 
 
 def landing(written: PathKey, landed: dict[PathKey, PathKey | None]) -> PathKey | None:
