@@ -195,7 +195,7 @@ def test_a_revision_drops_the_answers_its_changes_hid() -> None:
             "training": {"accelerators": 64, "nodes": 8},
         }
     )
-    session = Session(qs, qs.base(base), None, revising=True)  # type: ignore[arg-type]
+    session = Session(qs, qs.base(base), None)  # type: ignore[arg-type]
     session.said = said_paths(base)
     session.answers = {"deployment.targets": ["mobile"], "hardware.training": ["cpu"]}
     said = said_paths(session.profile())

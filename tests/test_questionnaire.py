@@ -232,7 +232,7 @@ def test_undecodable_input_is_reasked() -> None:
     from advisor.questionnaire import Session
 
     qs = load_questions()
-    session = Session(qs, qs.base(), Terminal(stdin=raw, out=out), revising=False)
+    session = Session(qs, qs.base(), Terminal(stdin=raw, out=out))
     assert session.ask(question, 1, 1, flatten(qs.base())) == "Cafe"
     assert "not UTF-8 text" in out.getvalue()
 

@@ -81,7 +81,7 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
 def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | None) -> None:
     """Validate a rule pack (default: the bundled one), run every rule's examples, and check
     its citations: each evidence entry dated and citing a claim id of docs/sources.md or a
-    package of the snapshot (exit 2 on a problem, one line each)."""
+    package of the snapshot (exit 2 at a problem: one line, naming the first)."""
     from advisor.decide.citations import (
         citation_problems,
         load_snapshot,
@@ -105,9 +105,10 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
 
     checked = [r for r in ruleset.all_rules if mine(ruleset.sources[r.id])]
     problems = citation_problems(ruleset, load_source_ids(), load_snapshot().names(), today=day)
-    if problems:
-        for problem in problems:
-            click.echo(one_line(f"advisor: error: {problem}"), err=True)
+    if problems:  # one line, as for every other error; the count says whether more follow
+        more = len(problems) - 1
+        rest = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        click.echo(one_line(f"advisor: error: {problems[0]}") + rest, err=True)
         sys.exit(2)
     checks = [c for c in ruleset.all_checks or () if mine(ruleset.check_sources.get(c.id, ""))]
     examples = sum(len(r.examples.fire) + len(r.examples.ok) for r in checked)

@@ -12,38 +12,20 @@ and a date may not lie in the future.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+# defined_ids, load_source_ids, sources_file: re-exported (tests, CLI)
+from advisor.decide.claim_ids import defined_ids, load_source_ids, ref_problem, sources_file
 from advisor.decide.dating import field_name, future_dates
 from advisor.decide.releases import load_snapshot  # noqa: F401  (re-exported: report, CLI)
 from advisor.decide.rules import Rule, RuleSet, core_pack_dir
-from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
+from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 
-_ID_CELL = re.compile(r"^\| ([A-Z][A-Z0-9-]*) \|", re.M)
-
-
-def sources_file() -> Path:
-    """docs/sources.md of the checkout, or its copy in an installed wheel."""
-    from advisor.resources import data_dir
-
-    return data_dir("docs") / "sources.md"
-
-
-def defined_ids(text: str) -> set[str]:
-    """The claim ids in the first column of the tables of sources.md."""
-    return set(_ID_CELL.findall(text))
-
-
-@lru_cache(maxsize=4)
-def load_source_ids(path: Path | None = None) -> frozenset[str]:
-    """The claim ids that docs/sources.md defines."""
-    return frozenset(defined_ids(read_text_file(path or sources_file())))
+__all__ = ["defined_ids", "load_source_ids", "sources_file"]
 
 
 @dataclass(frozen=True)
@@ -125,10 +107,9 @@ def citation_problems(
     lines = _Lines(ruleset)
     problems: list[Problem] = []
     for c in ruleset.meta.criteria:
-        if c.claim_id not in ids:
-            problems.append(
-                Problem("pack.yaml", None, f"criterion {c.id}", "claim_id", _undefined(c.claim_id))
-            )
+        message = ref_problem(c.claim_id, ids, packages)
+        if message:
+            problems.append(Problem("pack.yaml", None, f"criterion {c.id}", "claim_id", message))
 
     def evidence(kind: str, item_id: str, items: Any, strict: bool, section: str) -> None:
         for i, e in enumerate(items):
@@ -137,11 +118,8 @@ def citation_problems(
                 found.append(("checked", "no checked date (when was the claim last verified?)"))
             if e.ref is None and strict:
                 found.append(("ref", "no ref: cite a claim id of docs/sources.md or PKG:<name>"))
-            elif e.ref is not None and e.ref.startswith("PKG:"):
-                if e.ref[4:] not in packages:
-                    found.append(("ref", f"{e.ref} is not in the package-health snapshot"))
-            elif e.ref is not None and e.ref not in ids:
-                found.append(("ref", _undefined(e.ref)))
+            elif e.ref is not None and (problem := ref_problem(e.ref, ids, packages)):
+                found.append(("ref", problem))
             for key, message in found:
                 path, line = lines.of(item_id, i, key, section)
                 problems.append(
@@ -166,10 +144,6 @@ def citation_problems(
             dated("check", check, "checks")
             evidence("check", check.id, check.evidence, strict, "checks")
     return problems
-
-
-def _undefined(ref: str) -> str:
-    return f"{ref} is not a claim id defined in docs/sources.md"
 
 
 def stale_evidence(rules: Iterable[Rule], days: int, *, today: date) -> list[DatedEvidence]:

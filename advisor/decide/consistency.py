@@ -28,7 +28,7 @@ from advisor.decide.conditions import (
     resolve_field,
 )
 from advisor.decide.context import example_context
-from advisor.decide.dating import check_evidence_dated, check_started, knowledge_month
+from advisor.decide.dating import check_started, check_user_evidence, knowledge_month
 from advisor.decide.rule_examples import examples_within_budget
 from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
@@ -241,7 +241,7 @@ def load_checks(
             month = today or knowledge_month()
             check_started(check.holds.since, month, doc, where, f"{label}: holds.since")
         if dated_by is not None:
-            check_evidence_dated(check.evidence, check.holds, doc, loc, label, dated_by)
+            check_user_evidence(check.evidence, check.holds, doc, loc, label, dated_by)
         if check.id in seen:
             raise _error("duplicate check id", doc, (*loc, "id"), f"{label}: id")
         if taken and check.id in taken:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
+from advisor.decide.claim_ids import ref_problem
 from advisor.decide.framework_files import FrameworkFile
 from advisor.decide.releases import load_snapshot
 from advisor.decide.routes import RouteTable
@@ -70,7 +71,7 @@ def future_dates(
     return found
 
 
-def check_evidence_dated(
+def check_user_evidence(
     evidence: Sequence[Evidence],
     holds: Holds | None,
     doc: YamlDocument,
@@ -78,10 +79,21 @@ def check_evidence_dated(
     label: str,
     today: date,
 ) -> None:
-    """InputError when a rule or check of a user's pack is dated after ``today`` (this
-    machine's date): a ``checked`` day or a source ``year`` in the future would let the
-    report claim knowledge newer than anyone has. The bundled pack is dated and checked
-    in CI, so a wrong clock never stops the advisor itself."""
+    """InputError when a rule or check of a user's pack cites what does not exist or is
+    dated after ``today`` (this machine's date): a ``ref`` must name a claim of
+    docs/sources.md or a package of the snapshot, or the report would cite nothing; a
+    ``checked`` day or a source ``year`` in the future would let it claim knowledge newer
+    than anyone has. The bundled pack is dated and checked in CI, so a wrong clock never
+    stops the advisor itself."""
+    for i, item in enumerate(evidence):
+        problem = ref_problem(item.ref) if item.ref is not None else None
+        if problem:
+            raise InputError(
+                problem,
+                path=doc.path,
+                line=doc.line_of((*loc, "evidence", i, "ref")),
+                field=f"{label}: evidence[{i}].ref",
+            )
     found = future_dates(evidence, holds, today)
     if found:
         where, message = found[0]

@@ -26,10 +26,10 @@ from advisor.decide.conditions import (
 )
 from advisor.decide.consistency import Check, load_pack_checks, release_checks
 from advisor.decide.dating import (
-    check_evidence_dated,
     check_priors_started,
     check_routes_started,
     check_started,
+    check_user_evidence,
     knowledge_month,
     today_anywhere,
 )
@@ -274,7 +274,7 @@ def load_rule_file(
                 rule.holds.since, today, doc, (*loc, "holds", "since"), f"{label}: holds.since"
             )
         if dated_by is not None:
-            check_evidence_dated(rule.evidence, rule.holds, doc, loc, label, dated_by)
+            check_user_evidence(rule.evidence, rule.holds, doc, loc, label, dated_by)
         if rule.criterion not in prefixes:
             hint = difflib.get_close_matches(rule.criterion, list(prefixes), n=1)
             suggestion = f"; did you mean '{hint[0]}'?" if hint else ""

@@ -27,13 +27,10 @@ BACK = object()
 class Session:
     """One run of the questionnaire: answers given so far, over a base profile."""
 
-    def __init__(
-        self, questions: QuestionSet, base: dict[str, Any], term: Terminal, *, revising: bool
-    ) -> None:
+    def __init__(self, questions: QuestionSet, base: dict[str, Any], term: Terminal) -> None:
         self.qs = questions
         self.base = base
         self.term = term
-        self.revising = revising
         # answers the revised profile gave: kept as said even when no question asks them now
         self.said: frozenset[str] = frozenset()
         self.answers: dict[str, Any] = {}
@@ -44,7 +41,8 @@ class Session:
         return self.answers.get(question.path, context.get(question.path))
 
     def has_default(self, question: Question) -> bool:
-        return question.path in self.answers or self.revising or not question.required
+        """A required question has one only once answered, here or in the revised profile."""
+        return question.path in self.answers or question.path in self.said or not question.required
 
     def walk(self, start: int = 0, *, ask_all: bool = True, force: int | None = None) -> None:
         """Ask the applicable questions from ``start`` on (all, or only unanswered ones)."""
@@ -113,7 +111,9 @@ class Session:
             relevant, context = self.qs.walk(self.answers, self.base)
             self.term.say()
             self.term.say("Your answers:", bold=True)
-            width = max(len(self.qs.questions[i].path) for i in relevant)
+            if not relevant:
+                self.term.say("  (none: no question applies to this profile)")
+            width = max((len(self.qs.questions[i].path) for i in relevant), default=0)
             for number, index in enumerate(relevant, 1):
                 question = self.qs.questions[index]
                 value = question.show(self.current(question, context))
@@ -172,7 +172,7 @@ def run_questionnaire(
     as it was, its unsaid answers still unsaid (``ask --from P --defaults`` replays P).
     """
     qs = questions or load_questions()
-    session = Session(qs, qs.base(base), terminal or Terminal(), revising=base is not None)
+    session = Session(qs, qs.base(base), terminal or Terminal())
     if base is not None:
         session.said = said_paths(base)
     if defaults:

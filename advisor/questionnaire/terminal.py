@@ -51,6 +51,10 @@ class Terminal:
         except KeyboardInterrupt:
             click.echo("", file=self.out)
             raise
+        except OSError as exc:  # the terminal went away (a hangup while SIGHUP is ignored)
+            raise QuestionnaireStopped(
+                f"the terminal could not be read ({exc.strerror or exc}); nothing was written"
+            ) from None
         if not line:
             click.echo("", file=self.out)
             raise QuestionnaireStopped(
