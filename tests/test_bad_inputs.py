@@ -39,6 +39,8 @@ PROFILES: dict[str, list[str]] = {
     "unknown_key.yaml": [":2:", "deploymnet", "unknown key", "did you mean 'deployment'"],
     "unknown_nested_key.yaml": [":3:", "team.experience.pytorh", "did you mean 'pytorch'"],
     "enum_typo.yaml": [":2:", "hardware.training.1", "'tpuu'", "did you mean 'tpu'"],
+    # what an option means, as the field's description explains it: pointed to the options
+    "enum_by_meaning.yaml": [":2:", "existing_code.0", "did you mean 'tf1' or 'tf2_keras'?"],
     "facts_in_profile.yaml": [":1:", "facts", "measured by the probes"],
     "bool_typo.yaml": [":2:", "team.new_to_deep_learning", "bool"],
     "duplicate_key.yaml": [":2:", "duplicate key 'purpose'"],

@@ -84,7 +84,8 @@ def _message(error: ErrorDetails, title: str, loc: tuple[Any, ...]) -> str:
         value = error.get("input")
         options = [o.strip(" '") for o in expected.replace(" or ", ", ").split(",") if o.strip()]
         close = difflib.get_close_matches(str(value)[:100], options, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
+        meant = close or _described(value, options, _field_description(title, loc))
+        hint = "; did you mean " + " or ".join(f"'{m}'" for m in meant) + "?" if meant else ""
         return f"{short_repr(value)} is not one of {expected}{hint}"
     if kind == "missing":
         return "required field is missing"
@@ -107,27 +108,52 @@ def register_model(model: type[BaseModel]) -> type[BaseModel]:
     return model
 
 
-def suggest_key(title: str, loc: tuple[Any, ...]) -> tuple[str | None, list[str]]:
-    """Closest valid key for an unknown key at ``loc``, and the valid keys there."""
+def _model_at(title: str, parts: tuple[Any, ...]) -> type[BaseModel] | None:
+    """The model that holds the keys below ``parts`` (list positions skipped)."""
     model = _MODELS.get(title)
-    if model is None or not loc:
-        return None, []
-    for part in loc[:-1]:
-        if isinstance(part, int):
+    for part in parts:
+        if model is None or isinstance(part, int):
             continue
         info = model.model_fields.get(str(part))
         if info is None:
-            return None, []
+            return None
         annotation = info.annotation
-        for arg in (annotation, *typing.get_args(annotation)):
-            if isinstance(arg, type) and issubclass(arg, BaseModel):
-                model = arg
-                break
-        else:
-            return None, []
+        args = (annotation, *typing.get_args(annotation))
+        model = next((a for a in args if isinstance(a, type) and issubclass(a, BaseModel)), None)
+    return model
+
+
+def suggest_key(title: str, loc: tuple[Any, ...]) -> tuple[str | None, list[str]]:
+    """Closest valid key for an unknown key at ``loc``, and the valid keys there."""
+    model = _model_at(title, loc[:-1]) if loc else None
+    if model is None:
+        return None, []
     valid = list(model.model_fields)
     hint = difflib.get_close_matches(str(loc[-1]), valid, n=1, cutoff=0.5)
     return (hint[0] if hint else None), valid
+
+
+def _field_description(title: str, loc: tuple[Any, ...]) -> str:
+    """The description of the field at ``loc`` (list positions skipped), or ""."""
+    names = [part for part in loc if not isinstance(part, int)]
+    model = _model_at(title, tuple(names[:-1])) if names else None
+    info = model.model_fields.get(str(names[-1])) if model else None
+    return (info.description or "") if info else ""
+
+
+def _described(value: Any, options: list[str], description: str) -> list[str]:
+    """The options whose explanation in the field's description names ``value`` as a word
+    ("tf1 (TensorFlow 1 graphs ...)": 'tensorflow' suggests tf1), so a user who wrote what an
+    option means is pointed to the option."""
+    word = str(value).strip().lower()[:100]
+    if len(word) < 2 or not description:
+        return []
+    found = []
+    for option in options:
+        said = re.search(rf"(?<![\w-]){re.escape(option)} \(([^)]*)\)", description)
+        if said and re.search(rf"(?<!\w){re.escape(word)}(?!\w)", said.group(1).lower()):
+            found.append(option)
+    return found
 
 
 register_model(Profile)
