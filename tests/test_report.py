@@ -403,6 +403,63 @@ def test_claim_verdicts_follow_the_numbers() -> None:
         assert claim["verdict"] == verdict, (factor, claim["finding"])
 
 
+def _compared(ratio: float, low: float, high: float, *, significant: bool, distorted: bool):  # type: ignore[no-untyped-def]
+    """An interleaved comparison of JAX's matmul rate against PyTorch's, as probes write it."""
+    verdict = (
+        "distorted: the machine was too busy to compare"
+        if distorted
+        else f"JAX {ratio:.2f}x PyTorch"
+        if significant
+        else "no measurable difference"
+    )
+    return {
+        "probe": "matmul",
+        "metric": "gflops",
+        "unit": "GFLOP/s",
+        "numerator": "jax",
+        "denominator": "pytorch",
+        "ratio": ratio,
+        "interval": [low, high],
+        "confidence": 0.95,
+        "rounds": 12,
+        "round_ratios": [ratio] * 12,
+        "sign_agreement": 1.0,
+        "threshold": 0.1,
+        "significant": significant,
+        "distorted": distorted,
+        "reason": None,
+        "verdict": verdict,
+        "threads": 2,
+        "decides": significant and not distorted,
+    }
+
+
+def test_speed_claims_follow_the_interleaved_comparison_not_the_medians() -> None:
+    """Round 39: the medians of separate runs said JAX 1.1x or 1.6x faster while the report's
+    own interleaved comparison said "no measurable difference" or "distorted"."""
+    probes = load_probes("probes_quick.json")
+    for p in probes["probes"]:  # medians: JAX about 3x faster
+        if p["id"] == "matmul" and p["framework"] == "jax":
+            p["metrics"]["seconds"] = {"median": 0.004, "iqr": 0.0001, "n": 30, "unit": "s"}
+    cases = [
+        ((3.0, 2.7, 3.3), True, False, "holds", "Holds here"),
+        ((3.0, 1.1, 3.6), False, True, "not checked", "Cannot tell here"),  # a busy machine
+        ((0.8, 0.75, 0.85), True, False, "does not hold", "PyTorch is 1.25x faster"),
+        ((1.02, 0.95, 1.1), False, False, "does not hold", "no difference of the article"),
+        ((1.5, 0.9, 2.5), False, False, "not checked", "Cannot tell here"),  # too wide to tell
+    ]
+    for (ratio, low, high), significant, distorted, verdict, words in cases:
+        probes["comparisons"] = [
+            _compared(ratio, low, high, significant=significant, distorted=distorted)
+        ]
+        claims = {c["id"]: c for c in _data(probes)["report"]["claims"]}
+        matmul, perf = claims["A-MATMUL"], claims["A-PERF"]
+        assert matmul["verdict"] == verdict and words in matmul["finding"], matmul["finding"]
+        assert f"{ratio:.2f}x" in perf["finding"] and "interleaved rounds" in perf["finding"]
+        if distorted:
+            assert perf["verdict"] == "not checked" and perf["finding"].startswith("Cannot tell")
+
+
 def _data(probes: dict[str, Any] | None) -> dict[str, Any]:
     profile = load_profile(str(INJECTION))
     decision = decide(profile, facts_from_probes(probes), load_ruleset([]))

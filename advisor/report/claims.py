@@ -19,7 +19,9 @@ from advisor.report.claims_base import (
     MATMUL_HOLDS_RATIO,
     PARITY_BAND,
     Index,
+    Judged,
     clearly_apart,
+    judged_by_rounds,
     level_hint,
     matmul_seconds,
     missing_reason,
@@ -101,6 +103,9 @@ def claim_matmul(run: ProbeRun, index: Index) -> dict[str, Any]:
             f" Here the middle half of the calls still spread over {spread * 100:.0f}% of the "
             "median."
         )
+    rounds = judged_by_rounds(run, "matmul", "gflops", MATMUL_HOLDS_RATIO)
+    if rounds is not None:  # the same interleaved comparison the report's table shows
+        return _matmul_by_rounds(claim, rounds, times, article_ratio)
     if not clearly_apart(jax, torch) or 1 / PARITY_BAND < ratio < PARITY_BAND:
         gap = (
             "the gap is within their spread"
@@ -202,3 +207,40 @@ def grad_missing(run: ProbeRun) -> str:
     if not run.probes:
         return "no probes ran"
     return "the autodiff probe did not run" + level_hint("autodiff")
+
+
+def _matmul_by_rounds(
+    claim: dict[str, Any], rounds: Judged, times: str, article: float
+) -> dict[str, Any]:
+    """The matmul claim judged from interleaved rounds, the medians ``times`` beside."""
+    verdict, ratio, words, significant = rounds
+    claim["verdict"] = verdict
+    claim["ratio"] = ratio
+    if verdict == "not checked":
+        claim["finding"] = (
+            "Cannot tell here: the interleaved comparison of the two settles nothing ("
+            + (f"JAX/PyTorch {ratio:.2f}x, " if ratio is not None else "")
+            + f"{words}); the medians were {times}."
+        )
+    elif verdict == "holds":
+        claim["finding"] = (
+            f"Holds here: in interleaved rounds JAX multiplied {ratio:.1f}x as fast as PyTorch "
+            f"({words}), in line with the article's {article:.1f}x."
+        )
+    elif verdict == "partly holds":
+        claim["finding"] = (
+            f"Partly holds here: in interleaved rounds JAX is faster, but by {ratio:.2f}x "
+            f"({words}), not the article's {article:.1f}x."
+        )
+    elif significant and ratio is not None and ratio < 1:
+        claim["finding"] = (
+            f"Does not hold here: in interleaved rounds PyTorch is {1 / ratio:.2f}x faster "
+            f"({words}), the opposite of the article."
+        )
+    else:
+        claim["finding"] = (
+            f"Does not hold here: interleaved rounds find no difference of the article's size "
+            f"(JAX/PyTorch {ratio:.2f}x, {words}; medians {times}), so its {article:.1f}x gap "
+            "does not appear."
+        )
+    return claim

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from advisor.model.measurements import Metric, ProbeRecord, ProbeRun, metric_value
 from advisor.report.labels import STATUS_TEXT, level_hint, name
 
@@ -71,3 +73,43 @@ def matmul_seconds(index: Index, fw: str) -> Metric | None:
     median = flops / (rate["median"] * 1e9)
     iqr = median * float(rate.get("iqr") or 0) / rate["median"]
     return Metric(median=median, iqr=iqr, n=rate.get("n"), unit="s")
+
+
+class Judged(NamedTuple):
+    """A speed claim judged from interleaved rounds."""
+
+    verdict: str
+    ratio: float | None  # JAX's rate over PyTorch's
+    words: str  # the comparison as the report's table states it
+    significant: bool
+
+
+def judged_by_rounds(run: ProbeRun, probe: str, metric: str, holds_at: float) -> Judged | None:
+    """A speed claim judged from the interleaved comparison of JAX against PyTorch on one
+    rate, as the report's comparison table judges it. None when the run has no comparison
+    there (a run made before the probes compared in rounds): the claim then reads the two
+    medians.
+
+    A busy machine's comparison settles nothing ("not checked"); one without a measurable
+    difference refutes a claim of ``holds_at`` times only when its interval stays below it.
+    """
+    c = run.comparison(probe, metric, "jax") if run.comparisons is not None else None
+    if c is None:
+        return None
+    ratio, interval = c.get("ratio"), c.get("interval")
+    words = c.get("verdict") or c.get("reason") or "no comparison"
+    significant = bool(c.get("significant")) and not c.get("distorted")
+    if ratio is None:
+        return Judged("not checked", None, words, False)
+    if interval:
+        words = f"95% interval {interval[0]:.2f}-{interval[1]:.2f}: {words}"
+    if c.get("distorted"):
+        verdict = "not checked"
+    elif not significant:
+        below = interval is not None and float(interval[1]) < holds_at
+        verdict = "does not hold" if below else "not checked"
+    elif ratio >= holds_at:
+        verdict = "holds"
+    else:
+        verdict = "partly holds" if ratio > 1 else "does not hold"
+    return Judged(verdict, ratio, words, significant)

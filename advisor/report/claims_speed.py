@@ -12,6 +12,7 @@ from advisor.report.claims_base import (
     SEVERAL_TIMES,
     Index,
     clearly_apart,
+    judged_by_rounds,
     level_hint,
     missing_reason,
     noise_note,
@@ -115,7 +116,11 @@ def claim_perf(run: ProbeRun, index: Index) -> dict[str, Any]:
         if not jax or not torch or not torch["median"]:
             continue
         ratio = float(jax["median"]) / float(torch["median"])
-        if not clearly_apart(jax, torch) or abs(ratio - 1) < CLEARLY_FASTER - 1:
+        rounds = judged_by_rounds(run, probe, metric, low)  # as the comparison table says
+        compared = None
+        if rounds is not None:
+            verdict, ratio, compared = rounds.verdict, rounds.ratio or ratio, rounds.words
+        elif not clearly_apart(jax, torch) or abs(ratio - 1) < CLEARLY_FASTER - 1:
             verdict = "does not hold"
         elif ratio >= low:
             verdict = "holds"
@@ -131,6 +136,7 @@ def claim_perf(run: ProbeRun, index: Index) -> dict[str, Any]:
                 "pytorch": torch["median"],
                 "unit": jax.get("unit", ""),
                 "ratio": ratio,
+                "compared": compared,
                 "verdict": verdict,
             }
         )
@@ -143,8 +149,19 @@ def claim_perf(run: ProbeRun, index: Index) -> dict[str, Any]:
         claim["finding"] = f"Not checked: {reason}."
         claim["measured_short"] = "not measured"
         return claim
-    claim["verdict"] = verdicts[0] if all(v == verdicts[0] for v in verdicts) else "partly holds"
-    parts = [f"{r['ratio']:.2f}x PyTorch's {r['measure']}" for r in claim["rows"]]
+    decided = [v for v in verdicts if v != "not checked"]  # a busy machine settles nothing
+    claim["verdict"] = (
+        "not checked"
+        if not decided
+        else decided[0]
+        if all(v == decided[0] for v in decided)
+        else "partly holds"
+    )
+    parts = [
+        f"{r['ratio']:.2f}x PyTorch's {r['measure']}"
+        + (f" in interleaved rounds ({r['compared']})" if r["compared"] else "")
+        for r in claim["rows"]
+    ]
     claim["measured_short"] = "JAX/PyTorch " + ", ".join(
         f"{r['ratio']:.2f}x ({r['measure']})" for r in claim["rows"]
     )
@@ -152,6 +169,7 @@ def claim_perf(run: ProbeRun, index: Index) -> dict[str, Any]:
         "holds": "Holds here",
         "partly holds": "Partly holds here",
         "does not hold": "Does not hold here",
+        "not checked": "Cannot tell here",
     }[claim["verdict"]]
     claim["finding"] = (
         f"{lead}: JAX reaches {and_join(parts)} (above 1x means JAX is faster), where the "
