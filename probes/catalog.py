@@ -77,6 +77,7 @@ FRAMEWORKS: tuple[str, ...] = tuple(f.id for f in FRAMEWORK_SPECS)
 IMPORT_NAME = {f.id: f.import_name for f in FRAMEWORK_SPECS}
 DISTRIBUTIONS = {f.id: f.distributions for f in FRAMEWORK_SPECS}
 INSTALL = {f.id: f.install for f in FRAMEWORK_SPECS}
+LABEL = {f.id: f.label for f in FRAMEWORK_SPECS}
 ALL = FRAMEWORKS
 
 

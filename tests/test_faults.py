@@ -130,7 +130,9 @@ def test_hung_probe_times_out_and_the_report_says_so(run_advisor, tmp_path: Path
     status = _status(report)
     assert status[("matmul", "jax")] == "timeout"
     assert status[("matmul", "pytorch")] == "ok"
-    assert "HW005" in {r["id"] for r in report["rules"]}
+    # one probe that outlived a short timeout beside JAX probes that finished is slowness
+    # (or this cap), not a broken install: "JAX failed on this machine" stands aside
+    assert "HW005" not in {r["id"] for r in report["rules"]}
 
 
 @pytest.mark.probes

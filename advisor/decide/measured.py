@@ -36,15 +36,19 @@ def machine_context(context: dict[str, Any]) -> tuple[dict[str, Any], str | None
     )
     if kind in used:
         return context, None
+    # what still counts is said, so a report that scores a failed framework is not read as
+    # contradicting its "not scored"
+    counts = "(whether each framework installed and ran still counts)"
     if used:
         where = ", ".join(sorted(used))
         reason = (
-            f"measured on {kind}, but the project trains or serves on {where}: shown, not scored"
+            f"measured on {kind}, but the project trains or serves on {where}: speed figures "
+            f"shown, not scored {counts}"
         )
     else:
         reason = (
             f"measured on {kind}; the profile does not say which hardware the project uses: "
-            "shown, not scored"
+            f"speed figures shown, not scored {counts}"
         )
     reduced = {
         k: (None if k.startswith("facts.") and k not in MACHINE_INDEPENDENT else v)

@@ -62,7 +62,11 @@ class MeasuredFacts(Strict):
     accelerator_count: int | None = Field(None, description="Accelerators of that kind seen.")
     installed: list[str] | None = Field(None, description="Frameworks whose probes could run.")
     failed: list[str] | None = Field(
-        None, description="Frameworks with at least one probe that failed or timed out."
+        None,
+        description=(
+            "Frameworks with a probe that crashed or raised an error, or whose every probe "
+            "timed out (a hang; a timeout beside finished probes is slowness, not a failure)."
+        ),
     )
     matmul_gflops: PerFramework = Field(
         default_factory=PerFramework, description="1000x1000 float32 matmul rate, GFLOP/s."

@@ -150,8 +150,17 @@ def facts_from_probes(run: dict[str, Any] | ProbeRun | None) -> Facts:
     values["installed"] = [
         f for f in FRAMEWORKS if any(fw == f and s != "skipped" for fw, s in statuses)
     ]
+    # a crash or an error says the installation is broken; a timeout beside probes that
+    # finished says only that this machine (or a short ADVISOR_PROBE_TIMEOUT) is slow, so
+    # timeouts count only when none of the framework's probes finished (a hang)
     values["failed"] = [
-        f for f in FRAMEWORKS if any(fw == f and s in ("failed", "timeout") for fw, s in statuses)
+        f
+        for f in FRAMEWORKS
+        if any(fw == f and s == "failed" for fw, s in statuses)
+        or (
+            any(fw == f and s == "timeout" for fw, s in statuses)
+            and not any(fw == f and s == "ok" for fw, s in statuses)
+        )
     ]
     env = run.environment
     accel = env.get("accelerator") or {}

@@ -45,10 +45,14 @@ def environment(
             "interpreter": interp.path if interp is not None else None,
             "worker_python": info.get("worker_python"),
         }
-        if not installed and fw in chosen:
+        if not installed and fw in chosen and fw in catalog.hidden_frameworks():
             warnings.append(
-                f"{fw} is not installed, so it was not measured; install it with: "
-                f"{catalog.INSTALL[fw]}"
+                f"{catalog.LABEL[fw]} is hidden by ${catalog.HIDE_ENV}, so it was not measured"
+            )
+        elif not installed and fw in chosen:
+            warnings.append(
+                f"{catalog.LABEL[fw]} is not installed, so it was not measured; install it "
+                f"with: {catalog.INSTALL[fw]}"
             )
         if info.get("threads"):
             threads[fw] = info["threads"]

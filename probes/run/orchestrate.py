@@ -121,6 +121,13 @@ def run(
             "some probes failed or timed out, so this run was not cached; the next run measures "
             "again"
         )
+    cap = catalog.probe_timeout_cap()
+    timed_out = sum(p.status == "timeout" for p in probe_run.probes)
+    if cap is not None and timed_out:  # the user's own cap, not the machine, may be why
+        result["environment"]["warnings"].append(
+            f"{timed_out} probe(s) timed out with ${catalog.TIMEOUT_ENV} capping every probe "
+            f"at {cap:g} s; unset it to give them their own timeouts"
+        )
     return result
 
 
