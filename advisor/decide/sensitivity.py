@@ -55,6 +55,7 @@ from advisor.decide.scoring import (
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Flip, Sensitivity
 from advisor.model.facts import Facts
+from advisor.model.paths import display_only_paths
 from advisor.model.profile import Profile, field_bounds, model_field
 from advisor.model.said import said_paths
 
@@ -62,7 +63,7 @@ SAMPLES = 2000
 NOISE_SD = 1.0
 ANSWER_SHARE = 0.5
 EFFECT_SD = 1.5  # soft points: the rules' integer effects are judgements, not measurements
-SKIP_PREFIXES = ("project.",)
+DISPLAY_ONLY = display_only_paths()  # no rule reads them: never varied or offered
 # Judgement answers: a user may well have put the neighbouring value.
 SITUATION = situation_paths()
 RECONSIDER = 1.0  # changing or dropping an answer given
@@ -179,7 +180,7 @@ def candidate_changes(
     thresholds = _thresholds(ruleset)
     out: list[tuple[str, Any, Any, str, float]] = []
     for path, annotation in PROFILE_PATHS.items():
-        if path.startswith(SKIP_PREFIXES):
+        if path in DISPLAY_ONLY:
             continue
         said = path in base.said
         old = base.full[path]
@@ -324,7 +325,7 @@ def answer_variants(
     """
     out = []
     for path in sorted(base.said - (protected or set())):
-        if path.startswith(SKIP_PREFIXES) or path.startswith("priorities."):
+        if path in DISPLAY_ONLY or path.startswith("priorities."):
             continue
         out.append(base.changed(path, None)[0])
         if path in JUDGEMENTS:

@@ -8,7 +8,7 @@ from typing import Any, Union
 
 from pydantic import BaseModel
 
-from advisor.model.profile import SITUATION, Profile
+from advisor.model.profile import DISPLAY_ONLY, SITUATION, Profile
 
 
 def _unwrap_optional(annotation: Any) -> Any:
@@ -33,17 +33,28 @@ def leaf_paths(model: type[BaseModel] = Profile, prefix: str = "") -> dict[str, 
     return out
 
 
-def situation_paths(model: type[BaseModel] = Profile, prefix: str = "") -> frozenset[str]:
-    """Dotted paths of the answers about what is already so (``SITUATION`` metadata in the
-    Profile model; a section marked as a situation marks every answer in it)."""
+def marked_paths(marker: str, model: type[BaseModel] = Profile, prefix: str = "") -> frozenset[str]:
+    """Dotted paths of the answers whose field carries ``marker`` in the Profile model's
+    metadata (a section so marked marks every answer in it)."""
     out: set[str] = set()
     for name, info in model.model_fields.items():
         path = f"{prefix}{name}"
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         annotation = _unwrap_optional(info.annotation)
         nested = isinstance(annotation, type) and issubclass(annotation, BaseModel)
-        if SITUATION in extra:
+        if marker in extra:
             out |= set(leaf_paths(annotation, path + ".")) if nested else {path}
         elif nested:
-            out |= situation_paths(annotation, path + ".")
+            out |= marked_paths(marker, annotation, path + ".")
     return frozenset(out)
+
+
+def situation_paths() -> frozenset[str]:
+    """Dotted paths of the answers about what is already so (``SITUATION`` metadata)."""
+    return marked_paths(SITUATION)
+
+
+def display_only_paths() -> frozenset[str]:
+    """Dotted paths of the answers no rule reads (``DISPLAY_ONLY`` metadata): the project's
+    name and notes, and what only shapes the probes' workload."""
+    return marked_paths(DISPLAY_ONLY)

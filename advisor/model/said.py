@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from advisor.model.paths import display_only_paths
 from advisor.model.profile import Profile
 
 
@@ -29,8 +30,10 @@ def said_paths(model: BaseModel, prefix: str = "") -> frozenset[str]:
 
 
 def substantive(said: Iterable[str]) -> list[str]:
-    """Said answers that can move a verdict (the project's name and notes cannot)."""
-    return sorted(p for p in said if not p.startswith("project."))
+    """Said answers that can move a verdict (display-only ones cannot: the project's name
+    and notes, and the workload's shape for the probes)."""
+    shown = display_only_paths()
+    return sorted(p for p in said if p not in shown)
 
 
 def profile_from_paths(values: dict[str, Any]) -> Profile:
