@@ -24,3 +24,23 @@ def test_display_only_answers_neither_thicken_a_profile_nor_raise_its_confidence
     assert {"workload.batch_size", "workload.model_family", "project.name"} <= (
         display_only_paths()
     )
+
+
+def test_no_flip_puts_a_model_of_ten_million_parameters_on_a_microcontroller() -> None:
+    """"What would change the verdict" had headlined "add 'microcontroller' to
+    deployment.targets" for models of 10M to 50M parameters (10 to 50 MB at 8 bits), which
+    the consistency check's own evidence says no microcontroller holds."""
+    from advisor.io.profiles import example_path, load_profile
+
+    rules = load_ruleset()
+    for name in ("r6b-research-top-performance", "r6a-beginners-production", "student-starter"):
+        decision = decide(load_profile(str(example_path(name))), None, rules)
+        s = decision.sensitivity
+        offered = [
+            s.smallest_flip,
+            s.decidable_flip,
+            *s.flips_by_framework.values(),
+            *s.decidable_by_framework.values(),
+            *s.situation_flips.values(),
+        ]
+        assert not any(f and "microcontroller" in str(f.to_value) for f in offered), name
