@@ -27,7 +27,7 @@ def test_display_only_answers_neither_thicken_a_profile_nor_raise_its_confidence
 
 
 def test_no_flip_puts_a_model_of_ten_million_parameters_on_a_microcontroller() -> None:
-    """"What would change the verdict" had headlined "add 'microcontroller' to
+    """ "What would change the verdict" had headlined "add 'microcontroller' to
     deployment.targets" for models of 10M to 50M parameters (10 to 50 MB at 8 bits), which
     the consistency check's own evidence says no microcontroller holds."""
     from advisor.io.profiles import example_path, load_profile
@@ -44,3 +44,44 @@ def test_no_flip_puts_a_model_of_ten_million_parameters_on_a_microcontroller() -
             *s.situation_flips.values(),
         ]
         assert not any(f and "microcontroller" in str(f.to_value) for f in offered), name
+
+
+_UNCHECKED_PACK = """\
+rules:
+  - id: TEAM901
+    title: A user rule whose evidence was never checked
+    criterion: team_style
+    when: {field: purpose, eq: research}
+    effects: {jax: 5}
+    why: Because the lab says so.
+    evidence:
+      - {title: A source, source: A publisher, year: 2019, claim: A claim long enough.}
+    examples:
+      fire: [{purpose: research}]
+      ok: [{purpose: production}]
+"""
+
+
+def test_a_rule_whose_evidence_was_never_checked_is_named_beside_the_knowledge_date(  # type: ignore[no-untyped-def]
+    cli, tmp_path
+) -> None:
+    """The header had said "knowledge as of" the snapshot's date while the JSON said no
+    date held, and the rule that decided the verdict had never been checked."""
+    import json
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "mine.yaml").write_text(_UNCHECKED_PACK, encoding="utf-8")
+    alone = tmp_path / "alone.yaml"
+    alone.write_text("purpose: research\n", encoding="utf-8")
+    mixed = tmp_path / "mixed.yaml"
+    mixed.write_text("purpose: research\nteam: {experience: {pytorch: some}}\n", encoding="utf-8")
+    code, out, _ = cli("recommend", str(alone), "--rules", str(pack), "--probes", "none")
+    assert code == 0 and "knowledge never checked (TEAM901)" in out
+    code, out, _ = cli("recommend", str(mixed), "--rules", str(pack), "--probes", "none")
+    assert code == 0 and ", except TEAM901 (evidence never checked)" in out
+    code, out, _ = cli(
+        "recommend", str(alone), "--rules", str(pack), "--probes", "none", "--format", "json"
+    )
+    knowledge = json.loads(out)["knowledge"]
+    assert knowledge["as_of"] is None and knowledge["unchecked_rules"] == ["TEAM901"]

@@ -18,9 +18,11 @@ STALE_AFTER_DAYS = 365  # the report warns when its knowledge is older than a ye
 
 
 def knowledge(decision: Decision, today: date) -> dict[str, Any]:
-    """``{as_of, snapshot_date, stale_warning}``: the JSON output's ``knowledge`` key."""
+    """``{as_of, unchecked_rules, snapshot_date, stale_warning}``: the JSON ``knowledge`` key."""
     dates = [e.checked for r in decision.rules for e in r.evidence if e.checked is not None]
     as_of = min(dates) if dates else None
+    # a user's pack may cite evidence it never checked: no date speaks for those rules
+    unchecked = sorted({r.id for r in decision.rules if any(e.checked is None for e in r.evidence)})
     snapshot = load_snapshot().snapshot
     old = [
         (what, day)
@@ -39,6 +41,7 @@ def knowledge(decision: Decision, today: date) -> dict[str, Any]:
         )
     return {
         "as_of": as_of.isoformat() if as_of else None,
+        "unchecked_rules": unchecked,
         "snapshot_date": snapshot.isoformat(),
         "stale_warning": warning,
     }
