@@ -85,3 +85,24 @@ def test_a_rule_whose_evidence_was_never_checked_is_named_beside_the_knowledge_d
     )
     knowledge = json.loads(out)["knowledge"]
     assert knowledge["as_of"] is None and knowledge["unchecked_rules"] == ["TEAM901"]
+
+
+def test_the_schema_and_the_reader_take_the_same_blanks_around_a_count() -> None:
+    """The schema's pattern used \\s, which JSON Schema reads as JavaScript does, and the
+    reader Python's \\s: '7B' followed by NEL or U+001C passed the reader and failed the
+    schema, and '7B' followed by a BOM the other way round. Both now take ASCII blanks."""
+    import re
+
+    import pytest
+    from pydantic import ValidationError
+
+    from advisor.model.profile import COUNT_TEXT, SIZE_TEXT
+
+    for text in ("7B\u0085", "7B\u001c", "7B\ufeff", "7B\u00a0", "\u20037B"):
+        with pytest.raises(ValidationError):
+            Profile.model_validate({"model": {"parameters": text}})
+        assert not re.search(COUNT_TEXT, text)
+        assert not re.search(SIZE_TEXT, text.replace("B", "MB"))
+    for text in (" 7B ", "\t350M\n", "7 B"):
+        assert Profile.model_validate({"model": {"parameters": text}}).model.parameters > 0
+        assert re.search(COUNT_TEXT, text)

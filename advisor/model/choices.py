@@ -9,7 +9,7 @@ import re
 from enum import Enum
 from typing import Any
 
-from advisor.model.field_guards import check_separators, underflows
+from advisor.model.field_guards import SPACES, check_separators, underflows
 
 
 class Choice(str, Enum):
@@ -147,7 +147,8 @@ class DType(Choice):
 _SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
 # Linear: no two quantifiers can match the same digits (no catastrophic backtracking).
 _COUNT = re.compile(
-    r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?\s*(?:([kmbgt])\s*)?", re.IGNORECASE
+    rf"{SPACES}([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?{SPACES}(?:([kmbgt]){SPACES})?",
+    re.IGNORECASE,
 )
 MAX_COUNT_CHARS = 64
 
@@ -178,7 +179,8 @@ def parse_count(value: Any) -> Any:
 
 # Linear like _COUNT: a number, an optional exponent, an optional unit.
 _SIZE = re.compile(
-    r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?\s*([kmgt]?i?b?)\s*", re.IGNORECASE
+    rf"{SPACES}([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?{SPACES}([kmgt]?i?b?){SPACES}",
+    re.IGNORECASE,
 )
 _SIZE_MB = {
     "": 1.0,

@@ -30,9 +30,11 @@ MAX_WHOLE_CHARS = 64
 # A whole number written as text ('3', ' 4 ', '8.0'): ASCII spaces only, no sign but '+',
 # no separators; the JSON Schema's pattern for whole-number fields is this one, so an
 # editor that checks a profile agrees with the reader (advisor schema)
-_SPACES = r"[ \t\r\n]*"
+# the blanks a number written as text may carry around it, here and in the JSON Schema
+# (whose \s is JavaScript's, not Python's: neither is used)
+SPACES = r"[ \t\r\n]*"
 _WHOLE_TAIL = r"(?:\.0+)?"  # '8.0' is 8
-WHOLE_TEXT = rf"^{_SPACES}\+?[0-9]+{_WHOLE_TAIL}{_SPACES}$"
+WHOLE_TEXT = rf"^{SPACES}\+?[0-9]+{_WHOLE_TAIL}{SPACES}$"
 _WHOLE = re.compile(WHOLE_TEXT)
 
 
@@ -46,7 +48,7 @@ def whole_text_in(low: int, high: int) -> str:
         first = low if length == len(str(low)) else 10 ** (length - 1)
         last = high if length == len(str(high)) else 10**length - 1
         alternatives += _same_length(str(first), str(last))
-    return rf"^{_SPACES}\+?0*(?:{'|'.join(alternatives)}){_WHOLE_TAIL}{_SPACES}$"
+    return rf"^{SPACES}\+?0*(?:{'|'.join(alternatives)}){_WHOLE_TAIL}{SPACES}$"
 
 
 def _same_length(first: str, last: str) -> list[str]:

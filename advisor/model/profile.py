@@ -36,7 +36,7 @@ from advisor.model.choices import (  # noqa: F401  (re-exported: the profile's v
     parse_count,
     parse_megabytes,
 )
-from advisor.model.field_guards import guard_field
+from advisor.model.field_guards import SPACES, guard_field
 
 
 class Section(BaseModel):
@@ -88,8 +88,8 @@ _DIGITS = (
     r"(?:[1-9][0-9]{0,2}(?:(?:,[0-9]{3})+|(?:_[0-9]{3})+)(?:\.[0-9]*)?"
     r"|[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 )
-COUNT_TEXT = rf"^\s*{_DIGITS}\s*[kKmMbBgGtT]?\s*$"
-SIZE_TEXT = rf"^\s*{_DIGITS}\s*(?:[kKmMgGtT](?:[iI]?[bB])?|[bB])?\s*$"
+COUNT_TEXT = rf"^{SPACES}{_DIGITS}{SPACES}[kKmMbBgGtT]?{SPACES}$"
+SIZE_TEXT = rf"^{SPACES}{_DIGITS}{SPACES}(?:[kKmMgGtT](?:[iI]?[bB])?|[bB])?{SPACES}$"
 
 
 def _number_or_text(pattern: str) -> Callable[[dict[str, Any]], None]:
