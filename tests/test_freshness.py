@@ -160,6 +160,7 @@ def test_json_states_the_knowledge_dates_and_dates_every_evidence_item() -> None
     snapshot = load_snapshot().snapshot.isoformat()
     assert data["knowledge"] == {
         "as_of": min(cited),
+        "unchecked_rules": [],  # the bundled pack checks every entry
         "snapshot_date": snapshot,
         "stale_warning": None,
     }

@@ -143,8 +143,8 @@ def _field_description(title: str, loc: tuple[Any, ...]) -> str:
 
 def _described(value: Any, options: list[str], description: str) -> list[str]:
     """The options whose explanation in the field's description names ``value`` as a word
-    ("tf1 (TensorFlow 1 graphs ...)": 'tensorflow' suggests tf1), so a user who wrote what an
-    option means is pointed to the option."""
+    (an option written "name (what it means)" is suggested for any word of its meaning), so
+    a user who wrote what an option means is pointed to the option."""
     word = str(value).strip().lower()[:100]
     if len(word) < 2 or not description:
         return []
