@@ -10,7 +10,7 @@ A condition is YAML data, parsed once into objects and checked against the model
 OP is one of eq, ne, lt, lte, gt, gte, in, not_in, contains, contains_any, contains_all.
 A comparison may add ``unsaid: true|false``, its result when the profile does not give
 that answer; without it, an unsaid answer makes the comparison unknown.
-PATH names a profile field (``deployment.targets``) or a measured fact
+PATH names a profile field (``deployment.targets``; not a display-only one) or a fact
 (``facts.jit_speedup.jax``). Evaluation is three-valued: a comparison on a fact that was
 not measured is *unknown* (None), and a rule whose condition is unknown stands aside.
 Nothing here evaluates strings as code.
@@ -25,10 +25,8 @@ from typing import Any
 
 from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
 from advisor.decide.literals import read_literal
-from advisor.model.facts import Facts
 from advisor.model.field_guards import check_list, first_repeat, short_repr
-from advisor.model.paths import leaf_paths, situation_paths  # noqa: F401 (re-exported)
-from advisor.model.profile import Profile
+from advisor.model.paths import ALL_PATHS, FACT_PATHS, PROFILE_PATHS, leaf_paths, situation_paths  # noqa: F401  # noqa: F401
 from advisor.model.terminal_text import clip
 
 COMPARISONS = ("eq", "ne", "lt", "lte", "gt", "gte")
@@ -65,14 +63,11 @@ class FieldInfo:
     is_fact: bool
 
 
-PROFILE_PATHS = leaf_paths(Profile)
-FACT_PATHS = {f"facts.{k}": v for k, v in leaf_paths(Facts).items()}
-ALL_PATHS = {**PROFILE_PATHS, **FACT_PATHS}
-
-
 def resolve_field(path: str) -> FieldInfo:
     """Look a dotted path up in the Profile or Facts model."""
     if not isinstance(path, str) or path not in ALL_PATHS:
+        if isinstance(path, str) and path in PROFILE_PATHS:  # the model says no rule reads it
+            raise ConditionError(f"'{path}' is display only: no rule or question may read it")
         hint = difflib.get_close_matches(str(path), list(ALL_PATHS), n=1, cutoff=0.6)
         suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
         raise ConditionError(f"unknown field '{clip(path)}'{suggestion}")

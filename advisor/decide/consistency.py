@@ -240,8 +240,6 @@ def load_checks(
             where = (*loc, "holds", "since")
             month = today or knowledge_month()
             check_started(check.holds.since, month, doc, where, f"{label}: holds.since")
-        if dated_by is not None:
-            check_user_evidence(check.evidence, check.holds, doc, loc, label, dated_by)
         if check.id in seen:
             raise _error("duplicate check id", doc, (*loc, "id"), f"{label}: id")
         if taken and check.id in taken:
@@ -249,6 +247,8 @@ def load_checks(
             raise _error(message, doc, (*loc, "id"), f"{label}: id")
         seen.add(check.id)
         _run_examples(check, doc, loc, label)
+        if dated_by is not None:  # last, as `rules check` reports citations after the rest
+            check_user_evidence(check.evidence, check.holds, doc, loc, label, dated_by)
         out.append(check)
     return tuple(out)
 

@@ -10,7 +10,6 @@ model that declares it), and the type adapters are built once.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import math
 from enum import Enum
@@ -19,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from advisor.model.field_guards import check_separators, short_repr, underflows
+from advisor.model.option_hints import did_you_mean
 from advisor.model.profile import field_bounds, model_field
 
 _RANGE_ERRORS = ("less_than", "less_than_equal", "greater_than", "greater_than_equal")
@@ -76,7 +76,7 @@ def read_literal(path: str, item: Any, value: Any, op: str, *, fact: bool) -> An
     except ValidationError:
         raise ValueError(
             f"{op}: {short_repr(value)} is not a valid value for '{path}' "
-            f"(expected {_describe(item)})" + _enum_hint(item, value)
+            f"(expected {_describe(item)})" + _enum_hint(path, item, value)
         ) from None
     if item in (int, float):
         _finite_as_written(path, value, checked, op)
@@ -98,9 +98,8 @@ def _describe(item: Any) -> str:
     return getattr(item, "__name__", str(item))
 
 
-def _enum_hint(item: Any, value: Any) -> str:
-    if isinstance(item, type) and issubclass(item, Enum):
-        hint = difflib.get_close_matches(str(value), [m.value for m in item], n=1)
-        if hint:
-            return f"; did you mean '{hint[0]}'?"
-    return ""
+def _enum_hint(path: str, item: Any, value: Any) -> str:
+    if not (isinstance(item, type) and issubclass(item, Enum)):
+        return ""
+    described = "" if path.startswith("facts.") else model_field(path)[1].description or ""
+    return did_you_mean(value, [m.value for m in item], described)

@@ -273,8 +273,6 @@ def load_rule_file(
             check_started(
                 rule.holds.since, today, doc, (*loc, "holds", "since"), f"{label}: holds.since"
             )
-        if dated_by is not None:
-            check_user_evidence(rule.evidence, rule.holds, doc, loc, label, dated_by)
         if rule.criterion not in prefixes:
             hint = difflib.get_close_matches(rule.criterion, list(prefixes), n=1)
             suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
@@ -305,6 +303,8 @@ def load_rule_file(
         rule = rule.model_copy(update={"condition": condition})
         if examples:
             check_examples(condition, rule.examples, doc, loc, label)
+        if dated_by is not None:  # last, as `rules check` reports citations after the rest
+            check_user_evidence(rule.evidence, rule.holds, doc, loc, label, dated_by)
         rules.append((rule, doc.line_of(loc)))
     return rules
 

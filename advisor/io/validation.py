@@ -13,6 +13,7 @@ from pydantic_core import ErrorDetails
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
 from advisor.model.field_guards import first_repeat, short_repr
+from advisor.model.option_hints import did_you_mean
 from advisor.model.profile import Profile
 
 
@@ -83,9 +84,7 @@ def _message(error: ErrorDetails, title: str, loc: tuple[Any, ...]) -> str:
         expected = error.get("ctx", {}).get("expected", "")
         value = error.get("input")
         options = [o.strip(" '") for o in expected.replace(" or ", ", ").split(",") if o.strip()]
-        close = difflib.get_close_matches(str(value)[:100], options, n=1)
-        meant = close or _described(value, options, _field_description(title, loc))
-        hint = "; did you mean " + " or ".join(f"'{m}'" for m in meant) + "?" if meant else ""
+        hint = did_you_mean(value, options, _field_description(title, loc))
         return f"{short_repr(value)} is not one of {expected}{hint}"
     if kind == "missing":
         return "required field is missing"
@@ -139,21 +138,6 @@ def _field_description(title: str, loc: tuple[Any, ...]) -> str:
     model = _model_at(title, tuple(names[:-1])) if names else None
     info = model.model_fields.get(str(names[-1])) if model else None
     return (info.description or "") if info else ""
-
-
-def _described(value: Any, options: list[str], description: str) -> list[str]:
-    """The options whose explanation in the field's description names ``value`` as a word
-    (an option written "name (what it means)" is suggested for any word of its meaning), so
-    a user who wrote what an option means is pointed to the option."""
-    word = str(value).strip().lower()[:100]
-    if len(word) < 2 or not description:
-        return []
-    found = []
-    for option in options:
-        said = re.search(rf"(?<![\w-]){re.escape(option)} \(([^)]*)\)", description)
-        if said and re.search(rf"(?<!\w){re.escape(word)}(?!\w)", said.group(1).lower()):
-            found.append(option)
-    return found
 
 
 register_model(Profile)

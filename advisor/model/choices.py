@@ -147,9 +147,8 @@ class DType(Choice):
 _SUFFIX = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
 # Linear: no two quantifiers can match the same digits (no catastrophic backtracking).
 _COUNT = re.compile(
-    rf"{SPACES}([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?{SPACES}(?:([kmbgt]){SPACES})?",
-    re.IGNORECASE,
-)
+    rf"{SPACES}([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?{SPACES}(?:([kKmMbBgGtT]){SPACES})?"
+)  # ASCII letters only, as the schema's pattern: IGNORECASE would take the Kelvin sign
 MAX_COUNT_CHARS = 64
 
 
@@ -179,8 +178,7 @@ def parse_count(value: Any) -> Any:
 
 # Linear like _COUNT: a number, an optional exponent, an optional unit.
 _SIZE = re.compile(
-    rf"{SPACES}([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(e[+-]?[0-9]+)?{SPACES}([kmgt]?i?b?){SPACES}",
-    re.IGNORECASE,
+    rf"{SPACES}([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?{SPACES}([kKmMgGtT]?[iI]?[bB]?){SPACES}"
 )
 _SIZE_MB = {
     "": 1.0,

@@ -8,6 +8,7 @@ from typing import Any, Union
 
 from pydantic import BaseModel
 
+from advisor.model.facts import Facts
 from advisor.model.profile import DISPLAY_ONLY, SITUATION, Profile
 
 
@@ -58,3 +59,12 @@ def display_only_paths() -> frozenset[str]:
     """Dotted paths of the answers no rule reads (``DISPLAY_ONLY`` metadata): the project's
     name and notes, and what only shapes the probes' workload."""
     return marked_paths(DISPLAY_ONLY)
+
+
+PROFILE_PATHS = leaf_paths(Profile)
+FACT_PATHS = {f"facts.{k}": v for k, v in leaf_paths(Facts).items()}
+# what a condition may read: every answer but the display-only ones, and the facts
+ALL_PATHS = {
+    **{k: v for k, v in PROFILE_PATHS.items() if k not in display_only_paths()},
+    **FACT_PATHS,
+}

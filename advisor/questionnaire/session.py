@@ -118,11 +118,9 @@ class Session:
                 question = self.qs.questions[index]
                 value = question.show(self.current(question, context))
                 self.term.say(f"  {number:>2}. {question.path:<{width}}  {value}")
+            change = ", a number changes that answer" if relevant else ""
             raw = (
-                self.term.read(
-                    f"{verb} these answers? Enter or y accepts, a number changes that answer, "
-                    "n cancels [y]: "
-                )
+                self.term.read(f"{verb} these answers? Enter or y accepts{change}, n cancels [y]: ")
                 .strip()
                 .lower()
             )
@@ -135,7 +133,8 @@ class Session:
                 self._section = ""
                 self.walk(index, ask_all=False, force=index)
                 continue
-            self.term.say(f"  Invalid answer: type y, n or a number from 1 to {len(relevant)}")
+            numbers = f" or a number from 1 to {len(relevant)}" if relevant else ""
+            self.term.say(f"  Invalid answer: type y or n{numbers}")
 
     def profile(self, *, asked: bool = True) -> Profile:
         """The profile these answers produce: the questions asked (``asked``: a person saw

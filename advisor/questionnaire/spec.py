@@ -6,7 +6,6 @@ choices, default, bounds) is derived from that field.
 
 from __future__ import annotations
 
-import difflib
 import re
 import typing
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from advisor.decide.conditions import (
     parse_condition,
     set_path,
 )
+from advisor.model.option_hints import did_you_mean
 from advisor.model.profile import Profile, field_bounds, model_field  # noqa: F401 (re-exported)
 from advisor.model.terminal_text import clip
 
@@ -167,8 +167,7 @@ class Question:
         for value in values:
             if token.lower() == value.lower():
                 return value
-        hint = difflib.get_close_matches(token.lower(), values, n=1)
-        suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+        suggestion = did_you_mean(token, values, model_field(self.path)[1].description or "")
         raise AnswerError(
             f"'{clip(token)}' is not a choice{suggestion} (pick a number from 1 to {len(values)} "
             f"or one of: {', '.join(values)})"

@@ -118,8 +118,11 @@ def claim_perf(run: ProbeRun, index: Index) -> dict[str, Any]:
         ratio = float(jax["median"]) / float(torch["median"])
         rounds = judged_by_rounds(run, probe, metric, low)  # as the comparison table says
         compared = None
-        if rounds is not None:
-            verdict, ratio, compared = rounds.verdict, rounds.ratio or ratio, rounds.words
+        if rounds is not None and rounds.ratio is None:  # the rounds failed: medians only
+            verdict, compared = "not checked", f"by the medians of separate runs; {rounds.words}"
+        elif rounds is not None and rounds.ratio is not None:
+            verdict, ratio = rounds.verdict, rounds.ratio
+            compared = f"in interleaved rounds ({rounds.words})"
         elif not clearly_apart(jax, torch) or abs(ratio - 1) < CLEARLY_FASTER - 1:
             verdict = "does not hold"
         elif ratio >= low:
@@ -159,7 +162,7 @@ def claim_perf(run: ProbeRun, index: Index) -> dict[str, Any]:
     )
     parts = [
         f"{r['ratio']:.2f}x PyTorch's {r['measure']}"
-        + (f" in interleaved rounds ({r['compared']})" if r["compared"] else "")
+        + (f" {r['compared']}" if r["compared"] else "")
         for r in claim["rows"]
     ]
     claim["measured_short"] = "JAX/PyTorch " + ", ".join(
