@@ -146,3 +146,26 @@ def test_speed_claims_say_when_the_rounds_failed_and_the_medians_speak(tmp_path:
     perf = claims["A-PERF"]
     assert "by the medians of separate runs; not compared" in perf["finding"]
     assert "in interleaved rounds" not in perf["finding"] and perf["verdict"] == "not checked"
+
+
+def test_every_command_names_the_same_first_problem_of_a_pack_of_many_rules(  # type: ignore[no-untyped-def]
+    cli, tmp_path: Path
+) -> None:
+    """Round 41: a bad ref in the first rule and a bad condition in the second. `rules
+    check` named the condition (it reports citations once the pack has loaded) while
+    `recommend --rules` and `rules show --rules` named the ref (checked rule by rule)."""
+    pack = _pack(tmp_path, ref="F-BOGUS")
+    second = _RULE.format(
+        rid="HW902", criterion="hardware", ref="A1", when="{field: purpose, eq: reserch}"
+    ).replace("rules:\n", "")
+    (pack / "r.yaml").write_text((pack / "r.yaml").read_text() + second, encoding="utf-8")
+    profile = tmp_path / "p.yaml"
+    profile.write_text("purpose: research\n", encoding="utf-8")
+    runs = [
+        ("rules", "check", str(pack)),
+        ("recommend", str(profile), "--rules", str(pack), "--probes", "none"),
+        ("rules", "show", "HW901", "--rules", str(pack)),
+    ]
+    for args in runs:
+        code, _, err = cli(*args)
+        assert code == 2 and "r.yaml:17: rule HW902: when: eq: 'reserch'" in err, (args, err)

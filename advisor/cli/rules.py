@@ -86,6 +86,7 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
         citation_problems,
         load_snapshot,
         load_source_ids,
+        problems_error,
         stale_evidence,
     )
     from advisor.decide.dating import knowledge_month, today_anywhere
@@ -106,10 +107,7 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
     checked = [r for r in ruleset.all_rules if mine(ruleset.sources[r.id])]
     problems = citation_problems(ruleset, load_source_ids(), load_snapshot().names(), today=day)
     if problems:  # one line, as for every other error; the count says whether more follow
-        more = len(problems) - 1
-        rest = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-        click.echo(one_line(f"advisor: error: {problems[0]}") + rest, err=True)
-        sys.exit(2)
+        raise problems_error(problems)
     checks = [c for c in ruleset.all_checks or () if mine(ruleset.check_sources.get(c.id, ""))]
     examples = sum(len(r.examples.fire) + len(r.examples.ok) for r in checked)
     examples += sum(len(c.examples.trip) + len(c.examples.ok) for c in checks)

@@ -20,10 +20,11 @@ from typing import Any
 
 # defined_ids, load_source_ids, sources_file: re-exported (tests, CLI)
 from advisor.decide.claim_ids import defined_ids, load_source_ids, ref_problem, sources_file
-from advisor.decide.dating import field_name, future_dates
-from advisor.decide.releases import load_snapshot  # noqa: F401  (re-exported: report, CLI)
+from advisor.decide.dating import field_name, future_dates, today_anywhere
+from advisor.decide.releases import load_snapshot
 from advisor.decide.rules import Rule, RuleSet, core_pack_dir
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
+from advisor.model.errors import InputError
 
 __all__ = ["defined_ids", "load_source_ids", "sources_file"]
 
@@ -155,3 +156,26 @@ def stale_evidence(rules: Iterable[Rule], days: int, *, today: date) -> list[Dat
             if age is None or age > days:
                 stale.append(DatedEvidence(rule.id, e.title, e.checked, age))
     return stale
+
+
+def problems_error(problems: list[Problem]) -> InputError:
+    """The first problem as a one-line error, with how many more follow."""
+    first, more = problems[0], len(problems) - 1
+    rest = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    field = f"{first.rule}: {first.field}"
+    return InputError(first.message + rest, path=first.path, line=first.line, field=field)
+
+
+def check_user_citations(ruleset: RuleSet, core: Path | None = None) -> None:
+    """InputError at the first citation or date problem of a ruleset that holds a user's
+    pack, once the whole pack has loaded, as `rules check` finds it: every ``ref`` must name
+    a claim of docs/sources.md or a package of the snapshot (or the report would cite what
+    does not exist), and no date may lie after today anywhere on Earth (or it would claim
+    knowledge newer than anyone has). The bundled pack is checked in CI, so a wrong clock
+    never stops the advisor itself."""
+    day = today_anywhere()
+    problems = citation_problems(
+        ruleset, load_source_ids(), load_snapshot().names(), today=day, core=core
+    )
+    if problems:
+        raise problems_error(problems)

@@ -68,8 +68,10 @@ def resolve_field(path: str) -> FieldInfo:
     if not isinstance(path, str) or path not in ALL_PATHS:
         if isinstance(path, str) and path in PROFILE_PATHS:  # the model says no rule reads it
             raise ConditionError(f"'{path}' is display only: no rule or question may read it")
-        hint = difflib.get_close_matches(str(path), list(ALL_PATHS), n=1, cutoff=0.6)
+        hint = difflib.get_close_matches(str(path), [*PROFILE_PATHS, *FACT_PATHS], n=1)
         suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+        if hint and hint[0] not in ALL_PATHS:
+            suggestion += " (it is display only: no rule or question may read it)"
         raise ConditionError(f"unknown field '{clip(path)}'{suggestion}")
     annotation = ALL_PATHS[path]
     is_list = typing.get_origin(annotation) is list

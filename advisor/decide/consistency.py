@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import calendar
 import os
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from advisor.decide.conditions import (
     resolve_field,
 )
 from advisor.decide.context import example_context
-from advisor.decide.dating import check_started, check_user_evidence, knowledge_month
+from advisor.decide.dating import check_started, knowledge_month
 from advisor.decide.rule_examples import examples_within_budget
 from advisor.io.safe_read import path_kind
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
@@ -174,7 +173,7 @@ def _involved(check: Check, context: dict[str, Any]) -> list[str]:
 
 
 def load_pack_checks(
-    directories: list[Path], today: str, dated_by: date | None = None, examples: int = 0
+    directories: list[Path], today: str, examples: int = 0
 ) -> tuple[tuple[Check, ...], dict[str, str]]:
     """The checks of every pack (each directory's ``data/consistency.yaml``, the core's
     first) and the file of each (id -> path); an id defined by two packs is refused,
@@ -188,9 +187,8 @@ def load_pack_checks(
         if path_kind(directory) == "dir" and os.path.lexists(data) and path_kind(data) != "dir":
             raise InputError("a rule pack's 'data' entry must be a directory", path=str(data))
         path = data / "consistency.yaml"
-        day = dated_by if directory is not directories[0] else None  # a user's pack
         user = directory is not directories[0]
-        for check in load_checks(path, today, taken, dated_by=day, budget=budget if user else None):
+        for check in load_checks(path, today, taken, budget=budget if user else None):
             taken[check.id] = str(path)
             out.append(check)
         if sum(c.condition.size() for c in out if c.condition) > MAX_PACK_CONDITIONS:
@@ -206,14 +204,13 @@ def load_checks(
     today: str | None = None,
     taken: dict[str, str] | None = None,
     *,
-    dated_by: date | None = None,
     budget: list[int] | None = None,
 ) -> tuple[Check, ...]:
     """Load consistency.yaml (none when the pack has no such file), running its examples
     (``budget``: a user pack's examples so far, counted and bounded first);
     ``today`` (YYYY-MM, default the knowledge's month): no check may start after it;
-    ``taken``: ids other packs already define (id -> file); ``dated_by``: no evidence may be
-    dated after this day (a user's pack; None: not checked here)."""
+    ``taken``: ids other packs already define (id -> file). A user pack's citations and
+    dates are checked once the whole pack has loaded (citations.check_user_citations)."""
     if path_kind(path) == "missing" and not os.path.lexists(path):
         return ()
     doc = load_yaml_file(path)  # the bounded reader refuses all but a regular file
@@ -247,8 +244,6 @@ def load_checks(
             raise _error(message, doc, (*loc, "id"), f"{label}: id")
         seen.add(check.id)
         _run_examples(check, doc, loc, label)
-        if dated_by is not None:  # last, as `rules check` reports citations after the rest
-            check_user_evidence(check.evidence, check.holds, doc, loc, label, dated_by)
         out.append(check)
     return tuple(out)
 

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
-from advisor.decide.claim_ids import ref_problem
 from advisor.decide.framework_files import FrameworkFile
 from advisor.decide.releases import load_snapshot
 from advisor.decide.routes import RouteTable
@@ -69,40 +68,6 @@ def future_dates(
     if holds is not None and holds.source.year > today.year:
         found.append((("holds", "source", "year"), f"{holds.source.year} is in the future"))
     return found
-
-
-def check_user_evidence(
-    evidence: Sequence[Evidence],
-    holds: Holds | None,
-    doc: YamlDocument,
-    loc: tuple[Any, ...],
-    label: str,
-    today: date,
-) -> None:
-    """InputError when a rule or check of a user's pack cites what does not exist or is
-    dated after ``today`` (this machine's date): a ``ref`` must name a claim of
-    docs/sources.md or a package of the snapshot, or the report would cite nothing; a
-    ``checked`` day or a source ``year`` in the future would let it claim knowledge newer
-    than anyone has. The bundled pack is dated and checked in CI, so a wrong clock never
-    stops the advisor itself."""
-    for i, item in enumerate(evidence):
-        problem = ref_problem(item.ref) if item.ref is not None else None
-        if problem:
-            raise InputError(
-                problem,
-                path=doc.path,
-                line=doc.line_of((*loc, "evidence", i, "ref")),
-                field=f"{label}: evidence[{i}].ref",
-            )
-    found = future_dates(evidence, holds, today)
-    if found:
-        where, message = found[0]
-        raise InputError(
-            f"{message} (today is {today})",
-            path=doc.path,
-            line=doc.line_of((*loc, *where)),
-            field=f"{label}: {field_name(where)}",
-        )
 
 
 def field_name(where: tuple[Any, ...]) -> str:

@@ -12,7 +12,6 @@ import dataclasses
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
@@ -29,9 +28,7 @@ from advisor.decide.dating import (
     check_priors_started,
     check_routes_started,
     check_started,
-    check_user_evidence,
     knowledge_month,
-    today_anywhere,
 )
 from advisor.decide.framework_files import (
     FRAMEWORK_FILE_KEYS,
@@ -232,12 +229,10 @@ def load_rule_file(
     meta: PackMeta,
     doc: YamlDocument | None = None,
     *,
-    dated_by: date | None = None,
     examples: bool = True,
 ) -> list[tuple[Rule, int | None]]:
-    """Load and validate one rules file; each rule comes with its line. ``dated_by``: no
-    evidence may be dated after this day (a user's pack; None: not checked here);
-    ``examples``: run each rule's fixtures (advisor.decide.rule_examples)."""
+    """Load and validate one rules file; each rule comes with its line. ``examples``: run
+    each rule's fixtures (advisor.decide.rule_examples)."""
     doc = doc or load_pack_file(path)
     name = str(path)
     own = is_framework_file(path.stem)
@@ -303,8 +298,6 @@ def load_rule_file(
         rule = rule.model_copy(update={"condition": condition})
         if examples:
             check_examples(condition, rule.examples, doc, loc, label)
-        if dated_by is not None:  # last, as `rules check` reports citations after the rest
-            check_user_evidence(rule.evidence, rule.holds, doc, loc, label, dated_by)
         rules.append((rule, doc.line_of(loc)))
     return rules
 
@@ -328,14 +321,13 @@ def load_ruleset(
     ``core_examples`` False skips the bundled pack's rule fixtures (a recommendation)."""
     core = core or core_pack_dir()
     extra_dirs = user_packs(core, extra_dirs or [])
-    day = today_anywhere() if dates_checked else None
     files = [
-        (path, day if directory is not core else None, directory is core)
+        (path, directory is core)
         for directory in [core, *(extra_dirs or [])]
         for path in rule_files(directory)
     ]
     # frameworks' own files first; every other file is parsed, checked and let go in turn
-    own_docs = {path: load_pack_file(path) for path, *_ in files if is_framework_file(path.stem)}
+    own_docs = {path: load_pack_file(path) for path, _ in files if is_framework_file(path.stem)}
     own = [read_framework_file(path.stem, doc) for path, doc in own_docs.items()]
     meta, conditions = load_pack_meta(core / "pack.yaml", own)
     routes = _load_routes(core / "data" / "routes.yaml", own)
@@ -344,12 +336,10 @@ def load_ruleset(
     today = knowledge_month()
     size = 0
     fixtures = 0
-    for path, dated_by, bundled in files:
+    for path, bundled in files:
         doc = own_docs.pop(path, None) or load_pack_file(path)
         fixtures += 0 if bundled else examples_within_budget(doc, fixtures)
-        loaded = load_rule_file(
-            path, meta, doc, dated_by=dated_by, examples=core_examples or not bundled
-        )
+        loaded = load_rule_file(path, meta, doc, examples=core_examples or not bundled)
         for index, (rule, line) in enumerate(loaded):
             size += rule.condition.size() if rule.condition else 0
             if size > MAX_PACK_CONDITIONS:  # each is evaluated for every change tried
@@ -376,9 +366,13 @@ def load_ruleset(
                 )
             sources[rule.id] = str(path)
             rules.append(rule)
-    checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today, day, fixtures)
+    checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today, fixtures)
     full = RuleSet(meta, rules, sources, conditions, routes, checks=checks)
     full.check_sources = check_files
+    if extra_dirs and dates_checked:  # as `rules check` finds them, after the rest loaded
+        from advisor.decide.citations import check_user_citations  # it imports this module
+
+        check_user_citations(full, core)
     return full.at(today)
 
 

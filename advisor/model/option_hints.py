@@ -23,9 +23,13 @@ def meant_options(value: Any, options: list[str], description: str = "") -> list
     lower = word.lower()
     if not lower:
         return []
-    close = difflib.get_close_matches(word, options, n=1, cutoff=CLOSE_SPELLING)
+    same = [o for o in options if o.lower() == lower]  # 'PyTorch', 'ACCELERATOR'
+    if same:
+        return same
+    by_lower = {o.lower(): o for o in options}
+    close = difflib.get_close_matches(lower, list(by_lower), n=1, cutoff=CLOSE_SPELLING)
     if close:
-        return close
+        return [by_lower[close[0]]]
     parts = [o for o in options if lower in o.lower().split("_") and lower != o.lower()]
     if parts:
         return parts
