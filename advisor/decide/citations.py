@@ -16,15 +16,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # defined_ids, load_source_ids, sources_file: re-exported (tests, CLI)
 from advisor.decide.claim_ids import defined_ids, load_source_ids, ref_problem, sources_file
 from advisor.decide.dating import field_name, future_dates, today_anywhere
 from advisor.decide.releases import load_snapshot
-from advisor.decide.rules import Rule, RuleSet, core_pack_dir
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
+from advisor.resources import data_dir
+
+if TYPE_CHECKING:  # types only: rules.py calls check_user_citations as it loads a pack
+    from advisor.decide.rules import Rule, RuleSet
 
 __all__ = ["defined_ids", "load_source_ids", "sources_file"]
 
@@ -104,7 +107,7 @@ def citation_problems(
     Rules loaded from ``core`` (default: the bundled pack) must date and cite each
     evidence entry; other rules only need what they give to be valid.
     """
-    core_dir = (core or core_pack_dir()).resolve()
+    core_dir = (core or data_dir("rules")).resolve()
     lines = _Lines(ruleset)
     problems: list[Problem] = []
     for c in ruleset.meta.criteria:

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from advisor.decide.citations import check_user_citations
 from advisor.decide.conditions import (
     MAX_PACK_CONDITIONS,
     Condition,
@@ -370,8 +371,6 @@ def load_ruleset(
     full = RuleSet(meta, rules, sources, conditions, routes, checks=checks)
     full.check_sources = check_files
     if extra_dirs and dates_checked:  # as `rules check` finds them, after the rest loaded
-        from advisor.decide.citations import check_user_citations  # it imports this module
-
         check_user_citations(full, core)
     return full.at(today)
 
