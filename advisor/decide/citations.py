@@ -24,7 +24,6 @@ from advisor.decide.dating import field_name, future_dates, today_anywhere
 from advisor.decide.releases import load_snapshot
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
-from advisor.resources import data_dir
 
 if TYPE_CHECKING:  # types only: rules.py calls check_user_citations as it loads a pack
     from advisor.decide.rules import Rule, RuleSet
@@ -107,6 +106,8 @@ def citation_problems(
     Rules loaded from ``core`` (default: the bundled pack) must date and cite each
     evidence entry; other rules only need what they give to be valid.
     """
+    from advisor.resources import data_dir  # looked up when called, as rules.core_pack_dir
+
     core_dir = (core or data_dir("rules")).resolve()
     lines = _Lines(ruleset)
     problems: list[Problem] = []
