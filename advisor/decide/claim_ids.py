@@ -7,7 +7,6 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from advisor.decide.releases import load_snapshot
 from advisor.io.safe_yaml import read_text_file
 
 _ID_CELL = re.compile(r"^\| ([A-Z][A-Z0-9-]*) \|", re.M)
@@ -31,13 +30,9 @@ def load_source_ids(path: Path | None = None) -> frozenset[str]:
     return frozenset(defined_ids(read_text_file(path or sources_file())))
 
 
-def ref_problem(
-    ref: str, ids: set[str] | frozenset[str] | None = None, packages: set[str] | None = None
-) -> str | None:
-    """Why ``ref`` cites nothing (None: it resolves). ``ids`` and ``packages`` default to
-    docs/sources.md's claim ids and the bundled snapshot's packages."""
+def ref_problem(ref: str, ids: set[str] | frozenset[str], packages: set[str]) -> str | None:
+    """Why ``ref`` cites nothing among the claim ``ids`` and snapshot ``packages`` (None: it
+    resolves)."""
     if ref.startswith("PKG:"):
-        names = load_snapshot().names() if packages is None else packages
-        return None if ref[4:] in names else f"{ref} is not in the package-health snapshot"
-    known = load_source_ids() if ids is None else ids
-    return None if ref in known else f"{ref} is not a claim id defined in docs/sources.md"
+        return None if ref[4:] in packages else f"{ref} is not in the package-health snapshot"
+    return None if ref in ids else f"{ref} is not a claim id defined in docs/sources.md"
