@@ -48,10 +48,10 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
     ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
     rule = next((r for r in ruleset.all_rules if r.id == rule_id.upper()), None)
     if rule is None:
-        import difflib
+        from advisor.model.option_hints import closest, or_join
 
-        hint = difflib.get_close_matches(rule_id.upper(), [r.id for r in ruleset.all_rules], n=1)
-        suggestion = f"; did you mean {hint[0]}?" if hint else ""
+        meant = closest(rule_id.upper(), [r.id for r in ruleset.all_rules], typo=True)
+        suggestion = "; did you mean " + or_join(meant) + "?" if meant else ""
         raise InputError(f"no rule with id '{clip(rule_id)}'{suggestion}", field="RULE_ID")
     if rule.holds and rule.holds.until and ruleset.get(rule.id) is None:
         # its routes, in its time (a month no view can hold, say 1899-12: today's)

@@ -24,9 +24,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
+from advisor.decide.field_hints import field_hint
 from advisor.decide.literals import read_literal
 from advisor.model.field_guards import check_list, first_repeat, short_repr
-from advisor.model.paths import ALL_PATHS, FACT_PATHS, PROFILE_PATHS, leaf_paths, situation_paths  # noqa: F401  # noqa: F401
+from advisor.model.paths import (  # noqa: F401
+    ALL_PATHS,
+    FACT_PATHS,
+    PROFILE_PATHS,
+    leaf_paths,
+    situation_paths,
+)
 from advisor.model.terminal_text import clip
 
 COMPARISONS = ("eq", "ne", "lt", "lte", "gt", "gte")
@@ -68,11 +75,7 @@ def resolve_field(path: str) -> FieldInfo:
     if not isinstance(path, str) or path not in ALL_PATHS:
         if isinstance(path, str) and path in PROFILE_PATHS:  # the model says no rule reads it
             raise ConditionError(f"'{path}' is display only: no rule or question may read it")
-        hint = difflib.get_close_matches(str(path), [*PROFILE_PATHS, *FACT_PATHS], n=1)
-        suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
-        if hint and hint[0] not in ALL_PATHS:
-            suggestion += " (it is display only: no rule or question may read it)"
-        raise ConditionError(f"unknown field '{clip(path)}'{suggestion}")
+        raise ConditionError(f"unknown field '{clip(path)}'{field_hint(str(path))}")
     annotation = ALL_PATHS[path]
     is_list = typing.get_origin(annotation) is list
     item = typing.get_args(annotation)[0] if is_list else annotation

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import typing
 from typing import Any
@@ -13,7 +12,8 @@ from pydantic_core import ErrorDetails
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
 from advisor.model.field_guards import first_repeat, short_repr
-from advisor.model.option_hints import did_you_mean
+from advisor.model.option_hints import did_you_mean, hint_text, meant_names
+from advisor.model.paths import described_paths
 from advisor.model.profile import Profile
 
 
@@ -67,7 +67,7 @@ def _is_union_tag(part: Any) -> bool:
 def _message(error: ErrorDetails, title: str, loc: tuple[Any, ...]) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
-        hint, valid = suggest_key(title, loc)
+        hints, valid = suggest_key(title, loc)
         key = loc[-1] if loc else ""
         # a message shows whitespace as one space and trims it at the ends: say it is there
         unknown = (
@@ -75,8 +75,8 @@ def _message(error: ErrorDetails, title: str, loc: tuple[Any, ...]) -> str:
             if isinstance(key, str) and key != key.strip()
             else "unknown key"
         )
-        if hint:
-            return f"{unknown}; did you mean '{hint}'?"
+        if hints:
+            return unknown + hint_text(hints)
         if valid and len(valid) <= 8:
             return f"{unknown}; valid keys: " + ", ".join(valid)
         return unknown
@@ -122,14 +122,24 @@ def _model_at(title: str, parts: tuple[Any, ...]) -> type[BaseModel] | None:
     return model
 
 
-def suggest_key(title: str, loc: tuple[Any, ...]) -> tuple[str | None, list[str]]:
-    """Closest valid key for an unknown key at ``loc``, and the valid keys there."""
+def suggest_key(title: str, loc: tuple[Any, ...]) -> tuple[list[str], list[str]]:
+    """The keys an unknown key at ``loc`` most likely meant (a key beside it by name, or
+    the dotted path of a field elsewhere: 'batch_size' -> 'workload.batch_size'), and the
+    valid keys there."""
     model = _model_at(title, loc[:-1]) if loc else None
-    if model is None:
-        return None, []
-    valid = list(model.model_fields)
-    hint = difflib.get_close_matches(str(loc[-1]), valid, n=1, cutoff=0.5)
-    return (hint[0] if hint else None), valid
+    root = _MODELS.get(title)
+    if model is None or root is None:
+        return [], []
+    parent = ".".join(str(p) for p in loc[:-1] if not isinstance(p, int))
+    written = f"{parent}.{loc[-1]}" if parent else str(loc[-1])
+    names = described_paths(root)
+    meant = meant_names(written, names, names)
+    beside = parent + "." if parent else ""
+    hints = [
+        m[len(beside) :] if m.startswith(beside) and "." not in m[len(beside) :] else m
+        for m in meant
+    ]
+    return hints, list(model.model_fields)
 
 
 def _field_description(title: str, loc: tuple[Any, ...]) -> str:

@@ -34,6 +34,20 @@ def leaf_paths(model: type[BaseModel] = Profile, prefix: str = "") -> dict[str, 
     return out
 
 
+def described_paths(model: type[BaseModel], prefix: str = "", depth: int = 0) -> dict[str, str]:
+    """Every field of a model and of the models inside it (sections too), as dotted path ->
+    description: what "did you mean" searches for a name that names nothing."""
+    out: dict[str, str] = {}
+    for name, info in model.model_fields.items():
+        path = prefix + name
+        out[path] = info.description or ""
+        args = (info.annotation, *typing.get_args(info.annotation))
+        nested = next((a for a in args if isinstance(a, type) and issubclass(a, BaseModel)), None)
+        if nested is not None and depth < 4:
+            out.update(described_paths(nested, path + ".", depth + 1))
+    return out
+
+
 def marked_paths(marker: str, model: type[BaseModel] = Profile, prefix: str = "") -> frozenset[str]:
     """Dotted paths of the answers whose field carries ``marker`` in the Profile model's
     metadata (a section so marked marks every answer in it)."""
@@ -67,4 +81,13 @@ FACT_PATHS = {f"facts.{k}": v for k, v in leaf_paths(Facts).items()}
 ALL_PATHS = {
     **{k: v for k, v in PROFILE_PATHS.items() if k not in display_only_paths()},
     **FACT_PATHS,
+}
+# every leaf a condition could name, with its description: what "did you mean" searches
+DESCRIBED_PATHS = {
+    path: text
+    for path, text in {
+        **described_paths(Profile),
+        **{f"facts.{k}": v for k, v in described_paths(Facts).items()},
+    }.items()
+    if path in PROFILE_PATHS or path in FACT_PATHS
 }

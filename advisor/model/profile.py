@@ -255,14 +255,20 @@ class Workload(Section):
     model_family: ModelFamily = Field(
         ModelFamily.mlp,
         description="Kind of model the probes should imitate.",
-        json_schema_extra=display_only("shapes the probes' workload; no rule reads it"),
+        json_schema_extra=display_only(
+            "no rule reads it; it shapes the model the probes time, so a probe-aware rule "
+            "sees it only through those measurements"
+        ),
     )
     batch_size: int = Field(
         64,
         ge=1,
         le=65536,
         description="Typical training batch size.",
-        json_schema_extra=display_only("shapes the probes' workload; no rule reads it"),
+        json_schema_extra=display_only(
+            "no rule reads it; it shapes the model the probes time, so a probe-aware rule "
+            "sees it only through those measurements"
+        ),
     )
     dtype: DType = Field(DType.float32, description="Training precision.")
     per_example_gradients: StrictBool = Field(

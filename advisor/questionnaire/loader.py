@@ -19,6 +19,8 @@ from advisor.frameworks import REGISTRY
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
 from advisor.model.field_guards import MAX_TEXT_CHARS, first_repeat
+from advisor.model.option_hints import hint_text, meant_names
+from advisor.model.paths import DESCRIBED_PATHS
 from advisor.model.terminal_text import clip
 from advisor.questionnaire.spec import (
     QUESTIONS_FILE,
@@ -142,9 +144,8 @@ def _unknown(key: Any, valid: tuple[str, ...]) -> str:
 
 
 def _unknown_field(path: Any) -> str:
-    hint = difflib.get_close_matches(str(path), list(PROFILE_PATHS), n=1, cutoff=0.6)
-    return f"'{clip(path)}' is not a profile field" + (
-        f"; did you mean '{hint[0]}'?" if hint else ""
+    return f"'{clip(path)}' is not a profile field" + hint_text(
+        meant_names(str(path), PROFILE_PATHS, DESCRIBED_PATHS)
     )
 
 

@@ -14,6 +14,7 @@ ARTICLE_MATMUL_SECONDS = {"jax": 0.0059, "pytorch": 0.017}  # one call after 10 
 ARTICLE_MATMUL_WARMUPS = 10
 ARTICLE_MATMUL_SIZE = 1000
 ARTICLE_GRAD_AT_2 = 7.0  # f(x) = x^2 + 3x + 5, f'(2) = 7
+ARTICLE_GRAD_FRAMEWORKS = ("jax", "pytorch")  # "both frameworks": the claim is about these
 ARTICLE_PERF_FACTOR = (4.0, 5.0)  # "4-5x faster in JAX"
 
 # --- How the report judges a claim (stated in the report itself). ----------------------

@@ -117,11 +117,11 @@ def claim_perf(run: ProbeRun, index: Index) -> dict[str, Any]:
             continue
         ratio = float(jax["median"]) / float(torch["median"])
         rounds = judged_by_rounds(run, probe, metric, low)  # as the comparison table says
-        compared = None
+        compared, source = None, "medians"
         if rounds is not None and rounds.ratio is None:  # the rounds failed: medians only
             verdict, compared = "not checked", f"by the medians of separate runs; {rounds.words}"
         elif rounds is not None and rounds.ratio is not None:
-            verdict, ratio = rounds.verdict, rounds.ratio
+            verdict, ratio, source = rounds.verdict, rounds.ratio, "interleaved rounds"
             compared = f"in interleaved rounds ({rounds.words})"
         elif not clearly_apart(jax, torch) or abs(ratio - 1) < CLEARLY_FASTER - 1:
             verdict = "does not hold"
@@ -140,6 +140,7 @@ def claim_perf(run: ProbeRun, index: Index) -> dict[str, Any]:
                 "unit": jax.get("unit", ""),
                 "ratio": ratio,
                 "compared": compared,
+                "source": source,  # where the ratio comes from; jax and pytorch are medians
                 "verdict": verdict,
             }
         )
@@ -166,7 +167,7 @@ def claim_perf(run: ProbeRun, index: Index) -> dict[str, Any]:
         for r in claim["rows"]
     ]
     claim["measured_short"] = "JAX/PyTorch " + ", ".join(
-        f"{r['ratio']:.2f}x ({r['measure']})" for r in claim["rows"]
+        f"{r['ratio']:.2f}x ({r['measure']}, {r['source']})" for r in claim["rows"]
     )
     lead = {
         "holds": "Holds here",
