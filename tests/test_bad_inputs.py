@@ -37,7 +37,11 @@ PROFILES: dict[str, list[str]] = {
     "negative_nodes.yaml": [":2:", "training.nodes"],
     "huge_parameters.yaml": [":2:", "model.parameters"],
     "unknown_key.yaml": [":2:", "deploymnet", "unknown key", "did you mean 'deployment'"],
-    "unknown_nested_key.yaml": [":3:", "team.experience.pytorh", "did you mean 'pytorch'"],
+    "unknown_nested_key.yaml": [
+        ":3:",
+        "team.experience.pytorh",
+        "did you mean 'team.experience.pytorch'",
+    ],
     "enum_typo.yaml": [":2:", "hardware.training.1", "'tpuu'", "did you mean 'tpu'"],
     # what an option means, as the field's description explains it: pointed to the options
     "enum_by_meaning.yaml": [":2:", "existing_code.0", "did you mean 'tf1' or 'tf2_keras'?"],
@@ -128,7 +132,7 @@ RULE_PACKS: dict[str, list[str]] = {
     "ok_example_fires.yaml": ["rule ECO914: examples.ok[0]", "should not fire"],
     "example_invalid_profile.yaml": [
         "examples.ok[0]: ecosystem.hugging",
-        "did you mean 'huggingface'",
+        "did you mean 'ecosystem.huggingface'",
     ],
     "no_effect.yaml": [":2:", "rule ECO912", "non-zero effect or a veto"],
     "unknown_criterion.yaml": [":4:", "rule ECO916: criterion", "'popularity'"],

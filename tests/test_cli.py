@@ -51,7 +51,7 @@ def test_recommend_json_contract_without_probes(cli, tmp_path: Path) -> None:
         ("purpose: [research\n", ["profile.yaml:", "invalid YAML"]),
         (
             "purpose: research\nteam:\n  sise: 3\n",
-            ["profile.yaml:3:", "team.sise", "did you mean 'size'"],
+            ["profile.yaml:3:", "team.sise", "did you mean 'team.size'"],
         ),
         (
             "deployment:\n  targets: [phone]\n",

@@ -48,10 +48,19 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
     ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
     rule = next((r for r in ruleset.all_rules if r.id == rule_id.upper()), None)
     if rule is None:
-        from advisor.model.option_hints import closest, or_join
+        from advisor.model.option_hints import meant_ids, or_join
 
-        meant = closest(rule_id.upper(), [r.id for r in ruleset.all_rules], typo=True)
-        suggestion = "; did you mean " + or_join(meant) + "?" if meant else ""
+        meant, many = meant_ids(rule_id, [r.id for r in ruleset.all_rules])
+        checks = {c.id for c in ruleset.all_checks or ruleset.checks}
+        suggestion = (
+            " (it is a consistency check, not a rule: a pack's data/consistency.yaml)"
+            if rule_id.strip().upper() in checks
+            else f"; `advisor rules list` lists the {many} rules"
+            if many
+            else "; did you mean " + or_join(meant) + "?"
+            if meant
+            else ""
+        )
         raise InputError(f"no rule with id '{clip(rule_id)}'{suggestion}", field="RULE_ID")
     if rule.holds and rule.holds.until and ruleset.get(rule.id) is None:
         # its routes, in its time (a month no view can hold, say 1899-12: today's)

@@ -18,13 +18,12 @@ Nothing here evaluates strings as code.
 
 from __future__ import annotations
 
-import difflib
 import typing
 from dataclasses import dataclass
 from typing import Any
 
 from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
-from advisor.decide.field_hints import field_hint
+from advisor.decide.field_hints import COMBINATORS, field_hint, word_hint
 from advisor.decide.literals import read_literal
 from advisor.model.field_guards import check_list, first_repeat, short_repr
 from advisor.model.paths import (  # noqa: F401
@@ -313,11 +312,7 @@ def _parse(data: Any, where: str, depth: int, loc: tuple[Any, ...]) -> Condition
             raise ConditionError("'not' must stand alone in its mapping", where)
         return Not(parse_condition(data["not"], f"{where}.not", depth + 1, (*loc, "not")))
     if "field" not in keys:
-        hints = [
-            h
-            for key in sorted(map(str, keys))
-            for h in difflib.get_close_matches(key, ["all", "any", "not", "field"], n=1)
-        ]
+        hints = [h for key in sorted(map(str, keys)) for h in word_hint(key, COMBINATORS)]
         suggestion = f"; did you mean '{hints[0]}'?" if hints else ""
         raise ConditionError(
             f"expected all, any, not or field, got {clip(sorted(map(str, keys)))}{suggestion}",
@@ -334,7 +329,7 @@ def _parse(data: Any, where: str, depth: int, loc: tuple[Any, ...]) -> Condition
         )
     op = str(next(iter(ops)))
     if op not in OPERATORS:
-        hint = difflib.get_close_matches(op, OPERATORS, n=1)
+        hint = word_hint(op, OPERATORS)
         suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
         raise ConditionError(f"unknown operator '{clip(op)}'{suggestion}", where, (*loc, op))
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.model.option_hints import hint_text, meant_names
+from advisor.model.option_hints import closest, hint_text, meant_names
 from advisor.model.paths import ALL_PATHS, DESCRIBED_PATHS, FACT_PATHS, PROFILE_PATHS
 
 
@@ -31,3 +31,22 @@ def _inverse_ratio(path: str) -> str | None:
         return None
     inverse = f"facts.{found[2]}_over_{found[1]}_{found[3]}"
     return inverse if inverse in FACT_PATHS else None
+
+
+COMBINATORS = ("all", "any", "not", "field")
+# words other languages use for an operator or combinator: the one that means the same
+SAME_MEANING = {
+    "and": "all", "or": "any", "nin": "not_in", "notin": "not_in", "neq": "ne",
+    "==": "eq", "!=": "ne", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte", "le": "lte",
+    "ge": "gte", "in_list": "in", "has": "contains", "includes": "contains",
+}  # fmt: skip
+
+
+def word_hint(word: str, words: tuple[str, ...]) -> list[str]:
+    """The operator or combinator ``word`` means: its synonym, or a slip of one (never its
+    opposite: 'not_contains' and 'contains_none' get no hint, whose meaning 'not' gives)."""
+    lower = word.strip().lower()[:50]
+    same = SAME_MEANING.get(lower)
+    if same in words:
+        return [same]
+    return closest(lower, words)[:1]

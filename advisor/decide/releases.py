@@ -9,7 +9,6 @@ error naming file, line and field.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +19,7 @@ from pydantic import ValidationError
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation
 from advisor.model.errors import InputError
+from advisor.model.option_hints import closest
 from advisor.model.package_health import PackageSnapshot, UnknownPackage
 from advisor.model.terminal_text import clip
 
@@ -68,7 +68,7 @@ def fill_releases(doc: YamlDocument, snapshot: PackageSnapshot, source: Path) ->
                 return snapshot.fill_releases(node)
             except UnknownPackage as exc:
                 name = str(exc.args[0])
-                close = difflib.get_close_matches(name, sorted(snapshot.names()), n=1)
+                close = closest(name[:100], sorted(snapshot.names()))
                 hint = f"; did you mean {{release:{close[0]}}}?" if close else ""
                 raise InputError(
                     f"{{release:{clip(name)}}}: no package of that name in the package-health "

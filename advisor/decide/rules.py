@@ -9,7 +9,6 @@ as ``file:line: rule-id: field: message``.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +45,7 @@ from advisor.decide.rule_examples import check_examples, examples_within_budget
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.errors import InputError
+from advisor.model.option_hints import did_you_mean
 from advisor.model.rulepack import (
     CRITERION_ID,
     MONTH_RE,
@@ -270,8 +270,7 @@ def load_rule_file(
                 rule.holds.since, today, doc, (*loc, "holds", "since"), f"{label}: holds.since"
             )
         if rule.criterion not in prefixes:
-            hint = difflib.get_close_matches(rule.criterion, list(prefixes), n=1)
-            suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+            suggestion = did_you_mean(rule.criterion, list(prefixes))
             raise InputError(
                 f"'{clip(rule.criterion)}' is not a criterion of the rule pack{suggestion} "
                 f"(one of {', '.join(prefixes)})",

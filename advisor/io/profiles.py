@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
 from advisor.io.validation import input_error_from_validation
 from advisor.model.errors import InputError
+from advisor.model.option_hints import did_you_mean
 from advisor.model.profile import Profile
 from advisor.model.terminal_text import clip
 from advisor.resources import data_dir
@@ -58,10 +59,7 @@ def example_path(name: str) -> Path:
     """Path of a bundled example by name, or an InputError listing the names."""
     examples = {e.name: e.path for e in list_examples()}
     if name not in examples:
-        import difflib
-
-        hint = difflib.get_close_matches(name, list(examples), n=1)
-        suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+        suggestion = did_you_mean(name, list(examples))
         raise InputError(
             f"no bundled example '{clip(name)}'{suggestion} (see `advisor examples`)",
             field="--example",

@@ -67,7 +67,7 @@ def _is_union_tag(part: Any) -> bool:
 def _message(error: ErrorDetails, title: str, loc: tuple[Any, ...]) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
-        hints, valid = suggest_key(title, loc)
+        hint, valid = suggest_key(title, loc)
         key = loc[-1] if loc else ""
         # a message shows whitespace as one space and trims it at the ends: say it is there
         unknown = (
@@ -75,8 +75,8 @@ def _message(error: ErrorDetails, title: str, loc: tuple[Any, ...]) -> str:
             if isinstance(key, str) and key != key.strip()
             else "unknown key"
         )
-        if hints:
-            return unknown + hint_text(hints)
+        if hint:
+            return unknown + hint
         if valid and len(valid) <= 8:
             return f"{unknown}; valid keys: " + ", ".join(valid)
         return unknown
@@ -122,24 +122,23 @@ def _model_at(title: str, parts: tuple[Any, ...]) -> type[BaseModel] | None:
     return model
 
 
-def suggest_key(title: str, loc: tuple[Any, ...]) -> tuple[list[str], list[str]]:
-    """The keys an unknown key at ``loc`` most likely meant (a key beside it by name, or
-    the dotted path of a field elsewhere: 'batch_size' -> 'workload.batch_size'), and the
-    valid keys there."""
+def suggest_key(title: str, loc: tuple[Any, ...]) -> tuple[str, list[str]]:
+    """What to say after "unknown key" at ``loc`` (a guess, as a full dotted path:
+    'batch_size' -> 'workload.batch_size'; or how to write a dotted key), and the valid keys
+    there."""
     model = _model_at(title, loc[:-1]) if loc else None
     root = _MODELS.get(title)
     if model is None or root is None:
-        return [], []
+        return "", []
     parent = ".".join(str(p) for p in loc[:-1] if not isinstance(p, int))
-    written = f"{parent}.{loc[-1]}" if parent else str(loc[-1])
+    key = str(loc[-1])
+    written = f"{parent}.{key}" if parent else key
     names = described_paths(root)
     meant = meant_names(written, names, names)
-    beside = parent + "." if parent else ""
-    hints = [
-        m[len(beside) :] if m.startswith(beside) and "." not in m[len(beside) :] else m
-        for m in meant
-    ]
-    return hints, list(model.model_fields)
+    if "." in key and [m.lower() for m in meant] == [written.lower()]:
+        section, _, field = meant[0].rpartition(".")
+        return f"; a dotted name is not a path here: write '{field}' under '{section}'", []
+    return hint_text(meant), list(model.model_fields)
 
 
 def _field_description(title: str, loc: tuple[Any, ...]) -> str:

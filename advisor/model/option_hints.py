@@ -1,13 +1,15 @@
 """'Did you mean ...?' for a choice that is not one of a field's options, and for a name (a
-profile key, a condition's field path, a rule id) that names nothing.
+profile key, a condition's field path or operator, a question's key, a rule id) that names
+nothing: one helper for profiles, rule packs, the questionnaire and `rules show`, so a
+value gets the same hint wherever it is written.
 
-One helper for profiles, rule conditions and the questionnaire, so a value gets the same
-hint wherever it is written: a close spelling first ('tpuu' -> tpu), then the options the
-value is a part of ('gpu' -> nvidia_gpu or amd_gpu; 'tf' -> tf1 or tf2_keras), then the
-options whose explanation in the field's description names it (a framework's name -> the
-options it explains; never an explanation that says "no <value>").
-A loose spelling match ('gpu' -> 'cpu', 'tf2' -> 'tf1', 'nodes' for 'gpus') misleads more
-than it helps, so the cutoff is high, and equally close candidates are all named.
+A hint that names another thing misleads more than no hint, so a guess must be a slip of
+the same words: the same numbers ('float64' is not 'float16'), the same short words
+('amd_cpu' is not 'amd_gpu', 'edge_cpu' is not 'edge_tpu'), the same negation ('not_contains' is
+not 'contains'), and each longer word at most a slip away ('experiance' -> 'experience').
+Then: the options the value starts ('tf' -> tf1 or tf2_keras) or is a word of ('gpu' ->
+nvidia_gpu or amd_gpu), and the options whose explanation names it affirmatively (never
+"numpy (no deep-learning framework)" for 'deep-learning').
 """
 
 from __future__ import annotations
@@ -19,37 +21,62 @@ from typing import Any
 
 CLOSE_SPELLING = 0.8
 MOST_HINTS = 3
-NEGATIONS = frozenset({"no", "not", "without", "non", "never", "nor"})
+NEGATIONS = frozenset({"no", "not", "non", "none", "nin", "nor", "without", "never", "exclude"})
+_SEPARATORS = re.compile(r"[._\-\s]+")
 
 
-def closest(word: str, candidates: Iterable[str], typo: bool = False) -> list[str]:
-    """The candidates spelt most like ``word`` (ratio >= CLOSE_SPELLING), all of them when
-    several are equally close (PERF01 -> PERF001, PERF101 and PERF201), case-insensitive.
-    With ``typo``, a name of four letters or more one slip away counts too ('sise' -> size):
-    for names, not for values, where 'gpu' and 'cpu' are one slip apart and mean two things."""
+def _words(text: str) -> list[str]:
+    return [w for w in _SEPARATORS.split(text.lower()) if w]
+
+
+def slip(a: str, b: str) -> str | None:
+    """How ``a`` becomes ``b`` by one slip: 'change', 'add', 'drop' or 'swap' (None if not)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return None
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return "change"
+        swapped = len(diff) == 2 and diff[1] == diff[0] + 1
+        return "swap" if swapped and (a[diff[0]], a[diff[1]]) == (b[diff[1]], b[diff[0]]) else None
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    if any(long[:i] + long[i + 1 :] == short for i in range(len(long))):
+        return "add" if len(a) > len(b) else "drop"
+    return None
+
+
+def same_thing(written: str, candidate: str) -> bool:
+    """Could ``written`` be a slip in writing ``candidate``, rather than another thing?"""
+    a, b = _words(written), _words(candidate)
+    if not a or not b or bool(NEGATIONS & set(a)) != bool(NEGATIONS & set(b)):
+        return False
+    if re.sub(r"\D", "", written) != re.sub(r"\D", "", candidate):  # 64 is not 16
+        return False
+    if len(a) != len(b):  # 'batchsize' for 'batch_size'
+        return "".join(a) == "".join(b)
+    for x, y in zip(a, b, strict=True):
+        if x == y:
+            continue
+        kind = slip(x, y)
+        if min(len(x), len(y)) <= 3:  # cpu/gpu, jax/tpu: one letter is another word
+            if kind not in ("add", "drop"):
+                return False
+        elif not kind and difflib.SequenceMatcher(None, x, y).ratio() < CLOSE_SPELLING:
+            return False
+    return True
+
+
+def closest(word: str, candidates: Iterable[str]) -> list[str]:
+    """The candidates ``word`` is most likely a slip for (see :func:`same_thing`), all of
+    the equally close ones, case-insensitive."""
     lower = word.lower()
     scored = [
         (difflib.SequenceMatcher(None, lower, c.lower()).ratio(), c)
         for c in dict.fromkeys(candidates)
+        if same_thing(lower, c)
     ]
     best = max((s for s, _ in scored), default=0.0)
-    if best >= CLOSE_SPELLING:
-        return [c for s, c in scored if s == best][:MOST_HINTS]
-    if typo and len(lower) >= 4:
-        return [c for _, c in scored if one_slip(lower, c.lower())][:MOST_HINTS]
-    return []
-
-
-def one_slip(a: str, b: str) -> bool:
-    """True if ``a`` becomes ``b`` by one letter changed, added or dropped, or two swapped."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        swapped = len(diff) == 2 and diff[1] == diff[0] + 1
-        return len(diff) == 1 or (swapped and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+    return [c for s, c in scored if s == best][:MOST_HINTS] if scored else []
 
 
 def names_affirmatively(text: str, word: str) -> bool:
@@ -67,8 +94,7 @@ def names_affirmatively(text: str, word: str) -> bool:
 
 def meant_options(value: Any, options: list[str], description: str = "") -> list[str]:
     """The options a user who wrote ``value`` most likely meant (none when no guess holds)."""
-    word = str(value).strip()[:100]
-    lower = word.lower()
+    lower = str(value).strip()[:100].lower()
     if not lower:
         return []
     same = [o for o in options if o.lower() == lower]  # 'PyTorch', 'ACCELERATOR'
@@ -80,9 +106,9 @@ def meant_options(value: Any, options: list[str], description: str = "") -> list
     close = closest(lower, options)
     if close:
         return close
-    parts = [o for o in options if lower in o.lower().split("_") and lower != o.lower()]
+    parts = [o for o in options if lower in _words(o) and lower != o.lower()]
     if parts:
-        return parts
+        return parts[:MOST_HINTS]
     if len(lower) < 3 or not description:
         return []
     found = []
@@ -90,7 +116,7 @@ def meant_options(value: Any, options: list[str], description: str = "") -> list
         said = re.search(rf"(?<![\w-]){re.escape(option)} \(([^)]*)\)", description)
         if said and names_affirmatively(said.group(1), lower):
             found.append(option)
-    return found
+    return found[:MOST_HINTS]
 
 
 def did_you_mean(value: Any, options: list[str], description: str = "") -> str:
@@ -101,13 +127,13 @@ def did_you_mean(value: Any, options: list[str], description: str = "") -> str:
 def meant_names(
     name: Any, candidates: Iterable[str], descriptions: Mapping[str, str] | None = None
 ) -> list[str]:
-    """The dotted names (profile keys, field paths, rule ids) a user who wrote ``name`` most
-    likely meant: the same name in another case; a close spelling of its last part beside
-    it ('team.sise' -> team.size); the same name in another section ('batch_size' ->
-    workload.batch_size); a name beside it whose description names it ('training.gpus' ->
-    training.accelerators, "Accelerators (GPUs or TPU chips)"). None when no guess holds."""
-    text = str(name).strip()[:200]
-    lower = text.lower()
+    """The dotted names (profile keys, field paths) a user who wrote ``name`` most likely
+    meant, as full paths: a slip of a name beside it ('team.sise' -> team.size); a name
+    beside it that it starts ('workload.model' -> workload.model_family); a slip anywhere in
+    the path ('team.experiance.pytorch'); a top-level name that is one field's name in a
+    section ('batch_size' -> workload.batch_size); a name beside it whose description names
+    it ('training.gpus' -> training.accelerators, "Accelerators (GPUs or TPU chips)")."""
+    lower = str(name).strip()[:200].lower()
     names = list(dict.fromkeys(candidates))
     if not lower:
         return []
@@ -116,18 +142,34 @@ def meant_names(
         return same
     parent, _, leaf = lower.rpartition(".")
     beside = {c.rpartition(".")[2]: c for c in names if c.lower().rpartition(".")[0] == parent}
-    close = closest(leaf, beside, typo=True)
-    if close:
-        return [beside[c] for c in close]
-    elsewhere = [c for c in names if c.lower().endswith("." + lower)]
-    if not elsewhere and parent:
-        elsewhere = [c for c in names if c.lower().rpartition(".")[2] == leaf]
-    if elsewhere:
-        return elsewhere[:MOST_HINTS]
-    if len(leaf) < 3 or not descriptions:
-        return []
-    said = [c for c in beside.values() if names_affirmatively(descriptions.get(c, ""), leaf)]
-    return said[:MOST_HINTS]
+    guesses = [beside[c] for c in closest(leaf, beside)]
+    if not guesses and len(leaf) >= 3:
+        guesses = [c for leaf_name, c in beside.items() if leaf_name.lower().startswith(leaf)]
+    if not guesses and parent:
+        guesses = closest(lower, names)
+    if not guesses and not parent and (len(leaf) >= 5 or "_" in leaf):  # 'size' says too little
+        elsewhere = [c for c in names if c.lower().endswith("." + lower)]
+        guesses = elsewhere if len(elsewhere) == 1 else []
+    if not guesses and len(leaf) >= 3 and descriptions:
+        guesses = [c for c in beside.values() if names_affirmatively(descriptions.get(c, ""), leaf)]
+    return guesses[:MOST_HINTS]
+
+
+def meant_ids(written: str, ids: Iterable[str]) -> tuple[list[str], str | None]:
+    """The rule ids a user who wrote ``written`` most likely meant ('perf1' -> PERF001;
+    'HW0008' -> HW008), and the id prefix when too many are one slip away to name."""
+    found = re.fullmatch(r"([A-Za-z]+)(\d+)", written.strip()[:50])
+    if not found:
+        return [], None
+    prefix, digits = found[1].upper(), found[2]
+    numbered = {i: i[len(prefix) :] for i in ids if re.fullmatch(re.escape(prefix) + r"\d+", i)}
+    same = [i for i, n in numbered.items() if int(n) == int(digits)]
+    if same:
+        return same, None
+    near = [i for i, n in numbered.items() if slip(digits.lstrip("0") or "0", n.lstrip("0") or "0")]
+    if len(near) > MOST_HINTS:
+        return [], prefix
+    return near, None
 
 
 def hint_text(meant: list[str]) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 from enum import Enum
 from functools import lru_cache
@@ -19,7 +18,7 @@ from advisor.frameworks import REGISTRY
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
 from advisor.model.field_guards import MAX_TEXT_CHARS, first_repeat
-from advisor.model.option_hints import hint_text, meant_names
+from advisor.model.option_hints import closest, did_you_mean, hint_text, meant_names
 from advisor.model.paths import DESCRIBED_PATHS
 from advisor.model.terminal_text import clip
 from advisor.questionnaire.spec import (
@@ -135,10 +134,9 @@ def per_framework(raw: Any) -> list[Any]:
 
 
 def _unknown(key: Any, valid: tuple[str, ...]) -> str:
-    hint = difflib.get_close_matches(str(key), valid, n=1)
     return (
         "unknown key"
-        + (f"; did you mean '{hint[0]}'?" if hint else "")
+        + hint_text(closest(str(key)[:100], valid))
         + (f" (valid: {', '.join(valid)})")
     )
 
@@ -286,8 +284,7 @@ def _load_choices(raw: Any, enum: type[Enum], fail: Any) -> tuple[tuple[str, str
     out = []
     for key, text in raw.items():
         if key not in values:
-            hint = difflib.get_close_matches(str(key), values, n=1)
-            suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+            suggestion = did_you_mean(key, list(values))
             raise fail(f"'{clip(str(key))}' is not a value of the field{suggestion}", "choices")
         if text is not None and not isinstance(text, str):
             raise fail(f"the explanation of '{key}' must be text", "choices")
