@@ -110,3 +110,9 @@ def test_a_rule_id_hint_keeps_its_prefix_and_number(
 def test_rules_show_names_a_consistency_check_as_one(cli) -> None:  # type: ignore[no-untyped-def]
     code, _, err = cli("rules", "show", "CON001")
     assert code == 2 and "it is a consistency check, not a rule" in err and "ECO001" not in err
+
+
+def test_the_start_of_one_option_is_pointed_to_it() -> None:
+    """Found beside round 43, in the questionnaire: 'prod' for 'production' got no hint."""
+    assert meant_options("prod", ["research", "production", "both"]) == ["production"]
+    assert meant_options("pr", ["research", "production", "both"]) == []  # too little said

@@ -103,6 +103,8 @@ def meant_options(value: Any, options: list[str], description: str = "") -> list
     starts = [o for o in options if o.lower().startswith(lower)]
     if len(starts) > 1:  # 'tf' -> tf1 or tf2_keras, not the closer spelling alone
         return starts[:MOST_HINTS]
+    if starts and len(lower) >= 3 and starts[0][len(lower)].isalpha():  # 'prod' -> production
+        return starts
     close = closest(lower, options)
     if close:
         return close
