@@ -116,3 +116,17 @@ def test_the_start_of_one_option_is_pointed_to_it() -> None:
     """Found beside round 43, in the questionnaire: 'prod' for 'production' got no hint."""
     assert meant_options("prod", ["research", "production", "both"]) == ["production"]
     assert meant_options("pr", ["research", "production", "both"]) == []  # too little said
+
+
+def test_the_jit_claim_says_which_of_its_examples_was_not_timed() -> None:
+    """Found reading a report after round 43: "JIT makes code several times faster (jax.jit,
+    torch.compile)" held from JAX and TensorFlow while torch.compile had not been timed, and
+    only the measurements section said so."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_report import INJECTION, load_probes, render, section
+
+    claims = section(render(INJECTION, load_probes("probes_standard.json"), level="standard"), 6)
+    jit = claims[claims.index("several times faster”: ") :]
+    assert "Not measured: PyTorch timed out" in jit.split("###")[0], jit[:600]

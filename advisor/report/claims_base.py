@@ -16,6 +16,7 @@ ARTICLE_MATMUL_SIZE = 1000
 ARTICLE_GRAD_AT_2 = 7.0  # f(x) = x^2 + 3x + 5, f'(2) = 7
 ARTICLE_GRAD_FRAMEWORKS = ("jax", "pytorch")  # "both frameworks": the claim is about these
 ARTICLE_PERF_FACTOR = (4.0, 5.0)  # "4-5x faster in JAX"
+ARTICLE_JIT_FRAMEWORKS = ("jax", "pytorch")  # the claim's examples: jax.jit, torch.compile
 
 # --- How the report judges a claim (stated in the report itself). ----------------------
 SEVERAL_TIMES = 3.0  # "several times faster" means at least this speed-up

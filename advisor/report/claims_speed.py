@@ -7,6 +7,7 @@ from typing import Any
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.measurements import ProbeRun, metric_value
 from advisor.report.claims_base import (
+    ARTICLE_JIT_FRAMEWORKS,
     ARTICLE_PERF_FACTOR,
     CLEARLY_FASTER,
     SEVERAL_TIMES,
@@ -85,6 +86,12 @@ def claim_jit(run: ProbeRun, index: Index) -> dict[str, Any]:
     claim["finding"] = (
         f"{summary}: on the jit probe, compiled code beat eager by {and_join(parts)}."
     )
+    measured = {r["framework"] for r in claim["rows"]}
+    unmeasured = [  # the article names jax.jit and torch.compile: say which was not timed
+        missing_reason(run, "jit", fw) for fw in ARTICLE_JIT_FRAMEWORKS if name(fw) not in measured
+    ]
+    if unmeasured:
+        claim["finding"] += " Not measured: " + "; ".join(unmeasured) + "."
     return claim
 
 
