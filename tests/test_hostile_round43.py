@@ -130,3 +130,20 @@ def test_the_jit_claim_says_which_of_its_examples_was_not_timed() -> None:
     claims = section(render(INJECTION, load_probes("probes_standard.json"), level="standard"), 6)
     jit = claims[claims.index("several times faster”: ") :]
     assert "Not measured: PyTorch timed out" in jit.split("###")[0], jit[:600]
+
+
+def test_a_claim_quotes_the_comparisons_interval_once() -> None:
+    """Found reading a report after round 43: "95% interval 1.07-2.60: no measurable
+    difference (..., 95% interval 1.07-2.59, ...)": the probes' words give it already."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_report import _compared, _data, load_probes
+
+    probes = load_probes("probes_quick.json")
+    compared = _compared(1.02, 0.95, 1.1, significant=False, distorted=False)
+    compared["verdict"] = "no measurable difference (jax/pytorch 1.02, 95% interval 0.95-1.10)"
+    probes["comparisons"] = [compared]
+    claims = {c["id"]: c for c in _data(probes)["report"]["claims"]}
+    for claim in (claims["A-MATMUL"], claims["A-PERF"]):
+        assert claim["finding"].count("interval") == 1, claim["finding"]

@@ -103,7 +103,7 @@ def judged_by_rounds(run: ProbeRun, probe: str, metric: str, holds_at: float) ->
     significant = bool(c.get("significant")) and not c.get("distorted")
     if ratio is None:
         return Judged("not checked", None, words, False)
-    if interval:
+    if interval and "interval" not in words:  # the probes' own words give it already
         words = f"95% interval {interval[0]:.2f}-{interval[1]:.2f}: {words}"
     if c.get("distorted"):
         verdict = "not checked"
