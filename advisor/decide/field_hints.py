@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from advisor.model.option_hints import closest, hint_text, meant_names
-from advisor.model.paths import ALL_PATHS, DESCRIBED_PATHS, FACT_PATHS, PROFILE_PATHS
+from advisor.model.paths import ALL_PATHS, FACT_PATHS, PATH_OPTIONS, PROFILE_PATHS
 
 
 def field_hint(path: str) -> str:
@@ -17,11 +17,14 @@ def field_hint(path: str) -> str:
             f"; the advisor keeps this ratio one way only: '{inverse}', the inverse of what "
             "is written (a threshold of 1.2 the other way is lte: 0.83)"
         )
-    meant = meant_names(path, DESCRIBED_PATHS, DESCRIBED_PATHS)
-    suggestion = hint_text(meant)
-    if any(m not in ALL_PATHS and m in PROFILE_PATHS for m in meant):
-        suggestion += " (display only: no rule or question may read it)"
-    return suggestion
+    meant = meant_names(path, [*PROFILE_PATHS, *FACT_PATHS], PATH_OPTIONS)
+    shown = [
+        f"{m}' (display only: no rule or question may read it)'"
+        if m not in ALL_PATHS and m in PROFILE_PATHS
+        else m
+        for m in meant
+    ]
+    return hint_text(shown).replace(")''", ")")
 
 
 def _inverse_ratio(path: str) -> str | None:
@@ -38,15 +41,19 @@ COMBINATORS = ("all", "any", "not", "field")
 SAME_MEANING = {
     "and": "all", "or": "any", "nin": "not_in", "notin": "not_in", "neq": "ne",
     "==": "eq", "!=": "ne", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte", "le": "lte",
-    "ge": "gte", "in_list": "in", "has": "contains", "includes": "contains",
+    "ge": "gte", "min": "gte", "max": "lte", "in_list": "in", "has": "contains",
+    "includes": "contains",
 }  # fmt: skip
 
 
 def word_hint(word: str, words: tuple[str, ...]) -> list[str]:
-    """The operator or combinator ``word`` means: its synonym, or a slip of one (never its
-    opposite: 'not_contains' and 'contains_none' get no hint, whose meaning 'not' gives)."""
+    """The operator or combinator ``word`` means: its synonym, or a slip of one word only
+    (never its opposite: 'not_contains' gets no hint, whose meaning 'not' gives; 'get' is as
+    near gt as gte, 'an' as near any as and: no guess)."""
     lower = word.strip().lower()[:50]
     same = SAME_MEANING.get(lower)
     if same in words:
         return [same]
-    return closest(lower, words)[:1]
+    known = [*words, *(w for w, m in SAME_MEANING.items() if m in words)]
+    meant = {SAME_MEANING.get(w, w) for w in closest(lower, known)}
+    return list(meant) if len(meant) == 1 else []

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, field_validator
 
 from advisor.frameworks import DISPLAY_NAMES, REFERENCE, REGISTRY, per_framework_model
+from advisor.model.choices import Choice
 from advisor.model.field_guards import guard_field
 from advisor.model.profile import Hardware
 
@@ -32,6 +33,11 @@ else:
         base=Strict,
         doc="One measured number per framework (None where not measured).",
     )
+
+if TYPE_CHECKING:
+    FrameworkId = str
+else:  # a framework's id as a fact names it: a rule's literal must be one ('pytroch' is refused)
+    FrameworkId = Choice("FrameworkId", {spec.id: spec.id for spec in REGISTRY})
 
 # Ratio facts: (per-framework fact, the ratio's name after 'FW_over_REFERENCE_')
 RATIO_OF = {
@@ -60,8 +66,10 @@ class MeasuredFacts(Strict):
         None, description="Best accelerator any framework saw (cpu when none)."
     )
     accelerator_count: int | None = Field(None, description="Accelerators of that kind seen.")
-    installed: list[str] | None = Field(None, description="Frameworks whose probes could run.")
-    failed: list[str] | None = Field(
+    installed: list[FrameworkId] | None = Field(
+        None, description="Frameworks whose probes could run."
+    )
+    failed: list[FrameworkId] | None = Field(
         None,
         description=(
             "Frameworks with a probe that crashed or raised an error, or whose every probe "

@@ -127,14 +127,15 @@ def did_you_mean(value: Any, options: list[str], description: str = "") -> str:
 
 
 def meant_names(
-    name: Any, candidates: Iterable[str], descriptions: Mapping[str, str] | None = None
+    name: Any, candidates: Iterable[str], options: Mapping[str, list[str]] | None = None
 ) -> list[str]:
     """The dotted names (profile keys, field paths) a user who wrote ``name`` most likely
     meant, as full paths: a slip of a name beside it ('team.sise' -> team.size); a name
     beside it that it starts ('workload.model' -> workload.model_family); a slip anywhere in
-    the path ('team.experiance.pytorch'); a top-level name that is one field's name in a
-    section ('batch_size' -> workload.batch_size); a name beside it whose description names
-    it ('training.gpus' -> training.accelerators, "Accelerators (GPUs or TPU chips)")."""
+    the path ('team.experiance.pytorch'); a top-level name that is one field's own name in a
+    section ('batch_size' -> workload.batch_size); a field beside it of which it is an
+    option ('hardware: {tpu: ...}' -> hardware.training or hardware.inference). A field
+    whose description merely mentions the word is no guess: 'tpu' is not free_tpu_access."""
     lower = str(name).strip()[:200].lower()
     names = list(dict.fromkeys(candidates))
     if not lower:
@@ -152,15 +153,15 @@ def meant_names(
     if not guesses and not parent and (len(leaf) >= 5 or "_" in leaf):  # 'size' says too little
         elsewhere = [c for c in names if c.lower().endswith("." + lower)]
         guesses = elsewhere if len(elsewhere) == 1 else []
-    if not guesses and len(leaf) >= 3 and descriptions:
-        guesses = [c for c in beside.values() if names_affirmatively(descriptions.get(c, ""), leaf)]
+    if not guesses and options:
+        guesses = [c for c in beside.values() if leaf in (o.lower() for o in options.get(c, ()))]
     return guesses[:MOST_HINTS]
 
 
 def meant_ids(written: str, ids: Iterable[str]) -> tuple[list[str], str | None]:
     """The rule ids a user who wrote ``written`` most likely meant ('perf1' -> PERF001;
     'HW0008' -> HW008), and the id prefix when too many are one slip away to name."""
-    found = re.fullmatch(r"([A-Za-z]+)(\d+)", written.strip()[:50])
+    found = re.fullmatch(r"([A-Za-z]+)[-_ ]?(\d+)", written.strip()[:50])  # HW-001 too
     if not found:
         return [], None
     prefix, digits = found[1].upper(), found[2]
@@ -168,7 +169,12 @@ def meant_ids(written: str, ids: Iterable[str]) -> tuple[list[str], str | None]:
     same = [i for i, n in numbered.items() if int(n) == int(digits)]
     if same:
         return same, None
-    near = [i for i, n in numbered.items() if slip(digits.lstrip("0") or "0", n.lstrip("0") or "0")]
+    # a digit dropped, doubled or two swapped; a digit changed is another number (DET4: no)
+    near = [
+        i
+        for i, n in numbered.items()
+        if slip(digits.lstrip("0") or "0", n.lstrip("0") or "0") in ("add", "drop", "swap")
+    ]
     if len(near) > MOST_HINTS:
         return [], prefix
     return near, None
