@@ -59,7 +59,6 @@ def test_no_hint_rather_than_a_wrong_one(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("path", "hint"),
     [
-        ("hardware.tpu", "did you mean 'hardware.training' or 'hardware.inference'?"),  # option
         ("team.experience.torch", "did you mean 'team.experience.pytorch'?"),
         ("hardware.trainig", "did you mean 'hardware.training'?"),
     ],

@@ -302,3 +302,24 @@ def test_scale_probe_pytorch_ddp(fast: Path) -> None:
     assert record["status"] == "ok", record["reason"]
     assert record["params"]["backend"] in ("gloo", "nccl")
     assert record["params"]["world_size"] >= 2 and record["metrics"]["efficiency"]["median"] > 0
+
+
+def test_a_failed_run_removes_the_older_cached_run_it_says_will_be_measured_again(
+        fast: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red-team round 45: a run with a failed probe said "not cached; the next run measures
+    again", but the next run reused an older cached run under the same key."""
+    from probes.run import orchestrate
+
+    first = run_probes("quick", frameworks=["jax"])
+    path = Path(first["cache"]["path"])
+    assert path.exists()
+    monkeypatch.setenv("ADVISOR_PROBE_FAULT", "segv:jax:matmul")  # the workers fail ...
+    monkeypatch.setattr(orchestrate.faults, "from_env", lambda: None)  # ... a real run here
+    monkeypatch.setattr(orchestrate.cache, "cache_path", lambda key: path)  # the fault is in
+    # the key's fingerprint; a real failure's key is the older run's
+    failed = run_probes("quick", frameworks=["jax"], refresh=True)
+    assert _by(failed)[("jax", "matmul")]["status"] == "failed"
+    assert any("the next run measures again" in w for w in failed["environment"]["warnings"])
+    assert not path.exists()
+    monkeypatch.delenv("ADVISOR_PROBE_FAULT")
+    assert run_probes("quick", frameworks=["jax"])["cache"]["used"] is False  # measured again

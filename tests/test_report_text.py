@@ -81,6 +81,13 @@ def test_md_block_stays_one_quote(lines: list[str]) -> None:
     }
 
 
+def test_md_block_makes_no_table_of_a_rule_row() -> None:
+    """Found by the property above: '|' then ':-' became a table inside the quote."""
+    for lines in (["|", ":-"], ["a | b", "--- | ---"], ["|x|", "|:-:|"]):
+        types = {t.type for t in MD.parse(md_block("\n".join(lines)))}
+        assert not any(t.startswith(("table", "th", "tr", "td")) for t in types), lines
+
+
 @settings(max_examples=200, deadline=None)
 @given(TEXT)
 def test_code_span_and_fence_hold_text_verbatim(text: str) -> None:

@@ -70,7 +70,12 @@ def example_context(
     facts_data = data.pop("facts", None) if facts else None
     try:
         profile = Profile.model_validate(data)
-        measured = Facts.model_validate(facts_data) if facts_data is not None else Facts()
     except ValidationError as exc:
         raise input_error_from_validation(exc, doc, prefix=where, label=label) from None
+    try:  # named as written: facts.matmul_gflops, at its own line
+        measured = Facts.model_validate(facts_data) if facts_data is not None else Facts()
+    except ValidationError as exc:
+        raise input_error_from_validation(
+            exc, doc, prefix=(*where, "facts"), label=f"{label}: facts" if label else "facts"
+        ) from None
     return build_context(profile, measured, said_paths(profile))

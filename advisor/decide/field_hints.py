@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from advisor.model.option_hints import closest, hint_text, meant_names
-from advisor.model.paths import ALL_PATHS, FACT_PATHS, PATH_OPTIONS, PROFILE_PATHS
+from advisor.model.paths import ALL_PATHS, FACT_PATHS, PROFILE_PATHS
 
 
 def field_hint(path: str) -> str:
@@ -15,9 +15,10 @@ def field_hint(path: str) -> str:
     if inverse:
         return (
             f"; the advisor keeps this ratio one way only: '{inverse}', the inverse of what "
-            "is written (a threshold of 1.2 the other way is lte: 0.83)"
+            "is written: turn the comparison round and invert the number (gte: 1.2 becomes "
+            "lte: 0.83, lt: 0.8 becomes gt: 1.25)"
         )
-    meant = meant_names(path, [*PROFILE_PATHS, *FACT_PATHS], PATH_OPTIONS)
+    meant = meant_names(path, [*PROFILE_PATHS, *FACT_PATHS])
     shown = [
         f"{m}' (display only: no rule or question may read it)'"
         if m not in ALL_PATHS and m in PROFILE_PATHS

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
 from advisor.io.validation import input_error_from_validation
 from advisor.model.errors import InputError
+from advisor.model.field_guards import yaml_kind
 from advisor.model.option_hints import did_you_mean
 from advisor.model.profile import Profile
 from advisor.model.terminal_text import clip
@@ -25,8 +26,8 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
 def profile_from_document(doc: YamlDocument) -> Profile:
     """Validate parsed YAML as a profile; every problem becomes an InputError."""
     if not isinstance(doc.data, dict):
-        kind = type(doc.data).__name__
-        raise InputError(f"a profile must be a YAML mapping, not a {kind}", path=doc.path, line=1)
+        kind = yaml_kind(doc.data)
+        raise InputError(f"a profile must be a YAML mapping, not {kind}", path=doc.path, line=1)
     if "facts" in doc.data:
         raise InputError(
             "facts are measured by the probes, not written in a profile",

@@ -11,9 +11,10 @@ from pydantic_core import ErrorDetails
 
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
-from advisor.model.field_guards import first_repeat, short_repr
+from advisor.model.facts import Facts
+from advisor.model.field_guards import first_repeat, short_repr, yaml_repr
 from advisor.model.option_hints import did_you_mean, hint_text, meant_names
-from advisor.model.paths import described_paths, path_options
+from advisor.model.paths import described_paths
 from advisor.model.profile import Profile
 
 
@@ -88,13 +89,14 @@ def _message(error: ErrorDetails, title: str, loc: tuple[Any, ...]) -> str:
         return f"{short_repr(value)} is not one of {expected}{hint}"
     if kind == "missing":
         return "required field is missing"
-    if kind == "list_type" and isinstance(error.get("input"), (str, int, float)):
-        return f"expected a list, such as [{short_repr(error.get('input'))}]"
+    if kind == "list_type":
+        return f"expected a list (written [a, b]), got {yaml_repr(error.get('input'))}"
     if kind in ("model_type", "model_attributes_type"):  # not pydantic's class name
         section = _model_at(title, loc)
         keys = list(section.model_fields) if section else []
-        listed = ", ".join(keys[:8]) + (", ..." if len(keys) > 8 else "")
-        return f"expected a section of keys ({listed}), got {short_repr(error.get('input'))}"
+        shown = ", ".join(keys[:8]) + (", ..." if len(keys) > 8 else "")
+        listed = f" ({shown})" if keys else ""
+        return f"expected a section of keys{listed}, got {yaml_repr(error.get('input'))}"
     message = error["msg"]
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
@@ -140,7 +142,7 @@ def suggest_key(title: str, loc: tuple[Any, ...]) -> tuple[str, list[str]]:
     parent = ".".join(str(p) for p in loc[:-1] if not isinstance(p, int))
     key = str(loc[-1])
     written = f"{parent}.{key}" if parent else key
-    meant = meant_names(written, described_paths(root), path_options(root))
+    meant = meant_names(written, described_paths(root))
     if "." in key and len(meant) == 1 and "." in meant[0]:  # 'team.size: 3', 'team.sise: 3'
         section, _, field = meant[0].rpartition(".")
         return f"; a dotted name is not a path here: write '{field}' under '{section}'", []
@@ -156,3 +158,4 @@ def _field_description(title: str, loc: tuple[Any, ...]) -> str:
 
 
 register_model(Profile)
+register_model(Facts)

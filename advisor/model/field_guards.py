@@ -179,6 +179,25 @@ def first_repeat(value: list[Any]) -> int | None:
     return None
 
 
+def yaml_repr(value: Any, limit: int = 80) -> str:
+    """A value as YAML writes it (null, true, .inf), not as Python does; cut to ``limit``."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if math.isnan(value) else (".inf" if value > 0 else "-.inf")
+    return short_repr(value, limit)
+
+
+def yaml_kind(value: Any) -> str:
+    """What kind of YAML value this is, in words ("a number", "a list", "an empty document")."""
+    if value is None:
+        return "an empty document"
+    for kind, words in ((bool, "a yes/no value"), ((int, float), "a number"), (str, "text")):
+        if isinstance(value, kind):
+            return words
+    return "a list" if isinstance(value, list) else "a mapping"
+
+
 def short_repr(value: Any, limit: int = 80) -> str:
     """``repr(value)`` cut to ``limit`` characters with an ellipsis."""
     text = repr(value)

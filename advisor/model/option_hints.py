@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 CLOSE_SPELLING = 0.8
 MOST_HINTS = 3
 NEGATIONS = frozenset({"no", "not", "non", "none", "nin", "nor", "without", "never", "exclude"})
+# written onto a word: 'notrequired', 'nonmobile', 'uncontains', 'ngt', 'nand', 'xor'
+JOINED_NEGATIONS = frozenset({"not", "non", "no", "un", "n", "x", "none", "dis", "in"})
 _SEPARATORS = re.compile(r"[._\-\s]+")
 
 
@@ -50,6 +52,10 @@ def same_thing(written: str, candidate: str) -> bool:
     a, b = _words(written), _words(candidate)
     if not a or not b or bool(NEGATIONS & set(a)) != bool(NEGATIONS & set(b)):
         return False
+    joined, meant = "".join(a), "".join(b)
+    for short, long in ((meant, joined), (joined, meant)):  # 'notrequired', 'containsnot'
+        if long != short and short in long and long.replace(short, "", 1) in JOINED_NEGATIONS:
+            return False
     if re.sub(r"\D", "", written) != re.sub(r"\D", "", candidate):  # 64 is not 16
         return False
     if len(a) != len(b):  # 'batchsize' for 'batch_size'
@@ -126,16 +132,14 @@ def did_you_mean(value: Any, options: list[str], description: str = "") -> str:
     return hint_text(meant_options(value, options, description))
 
 
-def meant_names(
-    name: Any, candidates: Iterable[str], options: Mapping[str, list[str]] | None = None
-) -> list[str]:
+def meant_names(name: Any, candidates: Iterable[str]) -> list[str]:
     """The dotted names (profile keys, field paths) a user who wrote ``name`` most likely
     meant, as full paths: a slip of a name beside it ('team.sise' -> team.size); a name
     beside it that it starts ('workload.model' -> workload.model_family); a slip anywhere in
     the path ('team.experiance.pytorch'); a top-level name that is one field's own name in a
-    section ('batch_size' -> workload.batch_size); a field beside it of which it is an
-    option ('hardware: {tpu: ...}' -> hardware.training or hardware.inference). A field
-    whose description merely mentions the word is no guess: 'tpu' is not free_tpu_access."""
+    section ('batch_size' -> workload.batch_size). A field whose description mentions the
+    word, or of which it is an option, is no guess: 'hardware: {tpu: ..}' may mean
+    training or inference hardware or free TPU access, 'workload: {cpu: ..}' a simulator."""
     lower = str(name).strip()[:200].lower()
     names = list(dict.fromkeys(candidates))
     if not lower:
@@ -153,8 +157,6 @@ def meant_names(
     if not guesses and not parent and (len(leaf) >= 5 or "_" in leaf):  # 'size' says too little
         elsewhere = [c for c in names if c.lower().endswith("." + lower)]
         guesses = elsewhere if len(elsewhere) == 1 else []
-    if not guesses and options:
-        guesses = [c for c in beside.values() if leaf in (o.lower() for o in options.get(c, ()))]
     return guesses[:MOST_HINTS]
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import types
 import typing
-from enum import Enum
 from typing import Any, Union
 
 from pydantic import BaseModel
@@ -49,19 +48,6 @@ def described_paths(model: type[BaseModel], prefix: str = "", depth: int = 0) ->
     return out
 
 
-def path_options(model: type[BaseModel]) -> dict[str, list[str]]:
-    """Dotted path -> the options of each choice field of a model (an enum, or a list of
-    one): what "did you mean" offers for a key that is one of them ('hardware: {tpu: ..}')."""
-    out: dict[str, list[str]] = {}
-    for path, annotation in leaf_paths(model).items():
-        item = (
-            typing.get_args(annotation)[0] if typing.get_origin(annotation) is list else annotation
-        )
-        if isinstance(item, type) and issubclass(item, Enum):
-            out[path] = [str(m.value) for m in item]
-    return out
-
-
 def marked_paths(marker: str, model: type[BaseModel] = Profile, prefix: str = "") -> frozenset[str]:
     """Dotted paths of the answers whose field carries ``marker`` in the Profile model's
     metadata (a section so marked marks every answer in it)."""
@@ -96,5 +82,3 @@ ALL_PATHS = {
     **{k: v for k, v in PROFILE_PATHS.items() if k not in display_only_paths()},
     **FACT_PATHS,
 }
-# the options of every choice field a condition could name: what "did you mean" offers
-PATH_OPTIONS = path_options(Profile)

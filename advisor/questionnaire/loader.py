@@ -19,7 +19,6 @@ from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
 from advisor.model.field_guards import MAX_TEXT_CHARS, first_repeat
 from advisor.model.option_hints import closest, did_you_mean, hint_text, meant_names
-from advisor.model.paths import PATH_OPTIONS
 from advisor.model.terminal_text import clip
 from advisor.questionnaire.spec import (
     QUESTIONS_FILE,
@@ -143,7 +142,7 @@ def _unknown(key: Any, valid: tuple[str, ...]) -> str:
 
 def _unknown_field(path: Any) -> str:
     return f"'{clip(path)}' is not a profile field" + hint_text(
-        meant_names(str(path), PROFILE_PATHS, PATH_OPTIONS)
+        meant_names(str(path), PROFILE_PATHS)
     )
 
 

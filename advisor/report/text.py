@@ -80,6 +80,8 @@ def md_block(text: Any, prefix: str = "> ") -> str:
     out = []
     for line in lines:
         escaped = md_inline(line)
+        if "-" in escaped and not escaped.replace("\\", "").strip("|:- \t"):
+            escaped = escaped.replace("-", "\\-")  # ':-' under a '|' line: a table's rule row
         out.append((prefix + escaped).rstrip() if escaped else prefix.rstrip())
     return "\n".join(out)
 

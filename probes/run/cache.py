@@ -186,6 +186,16 @@ def save(path: Path, key: Mapping[str, Any], run: Mapping[str, Any], created: st
         raise
 
 
+def discard(path: Path) -> None:
+    """Remove an older cached run under this key, so that the next run measures again; a
+    file the cache folder's owner does not control is left (raises OSError on failure)."""
+    if path.is_symlink() or not path.exists():
+        return
+    if trust.untrusted(path.parent, directory=True):
+        raise OSError(f"the cache folder {path.parent} is not private; not removing {path.name}")
+    path.unlink()
+
+
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 

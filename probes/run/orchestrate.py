@@ -117,9 +117,13 @@ def run(
                 f"could not write the probe cache at {path}: {exc}"
             )
     else:
+        try:  # an older run under the same key would otherwise answer the next run
+            cache.discard(path)
+            again = "the next run measures again"
+        except OSError as exc:
+            again = f"an older cached run could not be removed ({exc}): use --refresh-probes"
         result["environment"]["warnings"].append(
-            "some probes failed or timed out, so this run was not cached; the next run measures "
-            "again"
+            f"some probes failed or timed out, so this run was not cached; {again}"
         )
     cap = catalog.probe_timeout_cap()
     timed_out = sum(p.status == "timeout" for p in probe_run.probes)
