@@ -39,7 +39,7 @@ def _refused(tmp_path: Path, text: str) -> str:
         ("hardware: {training: tpu}", "expected a list (written [a, b]), got 'tpu'"),
     ],
 )
-def test_a_key_is_pointed_to_the_field_it_is_an_option_of_or_to_nothing(
+def test_a_key_gets_its_sections_keys_not_a_field_its_description_mentions(
     tmp_path: Path, text: str, said: str
 ) -> None:
     message = _refused(tmp_path, text)
