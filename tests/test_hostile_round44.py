@@ -82,26 +82,36 @@ def test_a_rule_id_changed_in_one_digit_is_another_rule(written: str, meant: lis
     assert meant_ids(written, ids) == (meant, None)
 
 
-def test_a_misspelt_framework_in_a_fact_is_refused(tmp_path: Path) -> None:
-    """{field: facts.installed, contains: pytroch} passed `rules check` and could never fire."""
+def one_rule_pack(tmp_path: Path, when: str, fire: str) -> Path:
+    """A user pack of one rule with this condition and this example that fires."""
     pack = tmp_path / "pack"
     pack.mkdir()
     (pack / "r.yaml").write_text(
-        """\
+        f"""\
 rules:
   - id: HW901
     title: A user rule
     criterion: hardware
-    when: {field: facts.installed, contains: pytroch}
-    effects: {tensorflow: 5}
+    when: {when}
+    effects: {{tensorflow: 5}}
     why: Because a test needs a rule.
     evidence:
-      - {title: A source, source: A publisher, year: 2020, ref: A1, claim: A claim long enough.}
+      - {{title: A source, source: A publisher, year: 2020, ref: A1, claim: A claim long enough.}}
     examples:
-      fire: [{purpose: research, facts: {installed: [pytorch]}}]
-      ok: [{purpose: production}]
+      fire: [{fire}]
+      ok: [{{purpose: production}}]
 """,
         encoding="utf-8",
+    )
+    return pack
+
+
+def test_a_misspelt_framework_in_a_fact_is_refused(tmp_path: Path) -> None:
+    """{field: facts.installed, contains: pytroch} passed `rules check` and could never fire."""
+    pack = one_rule_pack(
+        tmp_path,
+        "{field: facts.installed, contains: pytroch}",
+        "{purpose: research, facts: {installed: [pytorch]}}",
     )
     message = refusal(lambda: load_ruleset([pack]))
     assert "r.yaml:5" in message and "did you mean 'pytorch'?" in message

@@ -14,6 +14,7 @@ from advisor.model.errors import InputError
 from advisor.model.option_hints import meant_options
 
 sys.path.insert(0, str(Path(__file__).parent))
+from test_hostile_round44 import one_rule_pack
 from test_report import INJECTION, load_probes, render, section
 
 
@@ -68,24 +69,10 @@ def test_messages_speak_yaml_not_python(tmp_path: Path, text: str, said: str) ->
 
 def test_a_facts_section_error_names_facts_and_its_keys(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """'examples.fire[0]: matmul_gflops: expected a section of keys (), got 5'."""
-    pack = tmp_path / "pack"
-    pack.mkdir()
-    (pack / "r.yaml").write_text(
-        """\
-rules:
-  - id: HW901
-    title: A user rule
-    criterion: hardware
-    when: {field: purpose, eq: research}
-    effects: {tensorflow: 5}
-    why: Because a test needs a rule.
-    evidence:
-      - {title: A source, source: A publisher, year: 2020, ref: A1, claim: A claim long enough.}
-    examples:
-      fire: [{purpose: research, facts: {matmul_gflops: 5}}]
-      ok: [{purpose: production}]
-""",
-        encoding="utf-8",
+    pack = one_rule_pack(
+        tmp_path,
+        "{field: purpose, eq: research}",
+        "{purpose: research, facts: {matmul_gflops: 5}}",
     )
     code, _, err = cli("rules", "check", str(pack))
     assert code == 2 and "examples.fire[0]: facts: matmul_gflops" in err, err

@@ -59,7 +59,7 @@ def same_thing(written: str, candidate: str) -> bool:
     if re.sub(r"\D", "", written) != re.sub(r"\D", "", candidate):  # 64 is not 16
         return False
     if len(a) != len(b):  # 'batchsize' for 'batch_size'
-        return "".join(a) == "".join(b)
+        return joined == meant
     for x, y in zip(a, b, strict=True):
         if x == y:
             continue
