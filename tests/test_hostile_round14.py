@@ -85,7 +85,8 @@ def test_every_invisible_format_character_is_shown_as_an_escape() -> None:
     assert missed <= visible, sorted(hex(c) for c in missed - visible)
 
 
-@pytest.mark.parametrize("name", ["r.hta", "r.HTC", "r.html ", "r.html. .", "r.html::$DATA"])
+# ('r.html ' reads as HTML too, but since round 46 a name ending in blank space is refused)
+@pytest.mark.parametrize("name", ["r.hta", "r.HTC", "r.html. .", "r.html::$DATA"])
 def test_names_windows_opens_as_html_get_the_html_report(tmp_path: Path, name: str) -> None:
     from hostile_support import run
 

@@ -33,6 +33,7 @@ def check_output(path: str, *, force: bool) -> None:
     name = path
     if path.endswith(("/", os.sep)):
         raise InputError("ends with '/', so it names a directory; expected a file path", path=name)
+    _check_plain_name(path)
     encoded = os.fsencode(path)
     if len(encoded) >= PATH_MAX or any(len(part) > NAME_MAX for part in encoded.split(b"/")):
         raise InputError("path is too long for this system", path=name)
@@ -55,6 +56,26 @@ def check_output(path: str, *, force: bool) -> None:
         raise InputError(f"not a directory: {clip(parent, PATH_LIMIT)}", path=name)
     if not os.access(parent, os.W_OK | os.X_OK):
         raise InputError("permission denied (cannot write here)", path=name)
+
+
+def _check_plain_name(path: str) -> None:
+    """Refuse a file name that starts or ends with blank space, or holds a control character
+    (a newline, a tab): no listing shows them, so the report would land under a name the
+    user cannot see or type (``-o "report.md "`` is almost surely a quoting slip)."""
+    base = os.path.basename(path)
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in base):
+        raise InputError(
+            "the file name holds a control character (a newline or a tab); choose a plain name",
+            path=path,
+        )
+    if base != base.strip():
+        where = "starts" if base[:1].isspace() else "ends"
+        raise InputError(
+            f"the file name '{clip(base, PATH_LIMIT)}' {where} with blank space, which "
+            "listings do not show; "
+            f"did you mean '{clip(base.strip(), PATH_LIMIT)}'?",
+            path=path,
+        )
 
 
 _KERNEL = ("/proc", "/sys")  # kernel views: never a report's home

@@ -17,6 +17,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
+from probes.catalog import NOISE_THRESHOLD
+from probes.measure.significance import SIGN_AGREEMENT
+
 MAX_NUMBER = 1e18  # any number anywhere in a cached run
 MAX_MEDIAN = 1e15  # a metric's median (GFLOP/s, seconds, ratios...)
 MAX_TEXT = 4000
@@ -181,7 +184,37 @@ def _valid_comparison(comparison: Any) -> bool:
     interval = comparison.get("interval")
     if interval is not None and (len(interval) != 2 or not all(_number(v) for v in interval)):
         return False
-    return all(_number(v) for v in comparison.get("round_ratios", []))
+    if not all(_number(v) for v in comparison.get("round_ratios", [])):
+        return False
+    return _significance_agrees(comparison)
+
+
+_ROUNDING = 1e-3  # a cached run's ratios and bounds are rounded to four digits
+
+
+def _significance_agrees(comparison: dict[str, Any]) -> bool:
+    """Whether the stored ``significant`` is what its own interval, threshold and rounds
+    say (see probes/measure/significance.py): a hand-edited 'significant: true' beside an
+    interval across 1 would have a rule score a difference the report calls noise."""
+    if "significant" not in comparison:
+        return True
+    if not isinstance(comparison["significant"], bool):
+        return False
+    ratio, interval = comparison.get("ratio"), comparison.get("interval")
+    ratios = comparison.get("round_ratios", [])
+    if ratio is None or interval is None or not ratios:
+        return not comparison["significant"]  # nothing compared: never significant
+    lo, hi = (float(v) for v in interval)
+    threshold = float(comparison.get("threshold", NOISE_THRESHOLD))
+    upper, lower = 1.0 + threshold, 1.0 / (1.0 + threshold)
+    above = sum(1 for r in ratios if r > 1.0) / len(ratios)
+    agrees = (above if ratio >= 1.0 else 1.0 - above) >= SIGN_AGREEMENT
+    slack = 1.0 + _ROUNDING
+    surely_outside = lo > upper * slack or hi * slack < lower
+    maybe_outside = lo * slack > upper or hi < lower * slack
+    if comparison["significant"]:
+        return maybe_outside and agrees
+    return not (surely_outside and agrees)
 
 
 def _fresh(created: Any) -> bool:
