@@ -45,6 +45,8 @@ def _compared(significant: bool | None = None, **changes: object) -> dict:
     data.update(changes)
     if significant is not None:
         data["significant"] = significant
+    if "decides" not in changes:
+        data["decides"] = data["significant"] is True and not data["distorted"]
     return data
 
 
@@ -54,9 +56,35 @@ def test_a_cached_comparison_must_say_what_its_own_interval_says() -> None:
     real = _compared()
     assert real["significant"] and _valid_comparison(real)
     quiet = _compared(round_ratios=[0.95, 1.05] * 6, ratio=1.0, interval=[0.95, 1.05])
+    assert quiet["significant"]  # the edit keeps the stored flag
     assert not _valid_comparison(quiet)  # 'significant' beside an interval across 1
-    assert _valid_comparison(_compared(False, round_ratios=[0.95, 1.05] * 6, interval=[0.95, 1.05]))
+    noise = {"round_ratios": [0.95, 1.05] * 6, "ratio": 1.0, "interval": [0.95, 1.05]}
+    assert _valid_comparison(_compared(False, **noise))
     assert not _valid_comparison(_compared(False))  # an interval far above 1 called noise
     assert not _valid_comparison(_compared(True, round_ratios=[]))  # nothing compared
     assert not _valid_comparison(_compared(True, round_ratios=[1.5] * 6 + [0.5] * 6))
     assert not _valid_comparison(_compared(significant="yes"))  # type: ignore[arg-type]
+    assert not _valid_comparison(_compared(significant="false"))  # type: ignore[arg-type]
+    assert not _valid_comparison(_compared(decides="no"))
+    assert not _valid_comparison(_compared(decides=False))  # says the opposite of its flags
+    assert not _valid_comparison(_compared(interval=[3.0, 0.2]))  # upside down
+    assert not _valid_comparison(_compared(ratio=50.0))  # outside its own interval
+    assert not _valid_comparison(_compared(round_ratios=[0.1] * 12))  # rounds say slower
+    assert not _valid_comparison(_compared(verdict=""))
+
+
+def test_a_cached_matmul_rate_must_follow_from_its_own_time() -> None:
+    from probes.run.consistency import rate_matches_time
+
+    def probe(gflops: float, seconds: float, unit: str = "s") -> dict:
+        return {
+            "id": "matmul",
+            "params": {"shape": [1000, 1000]},
+            "metrics": {"gflops": {"median": gflops}, "seconds": {"median": seconds, "unit": unit}},
+        }
+
+    assert rate_matches_time(probe(162.0, 0.0123))  # 2e9 / 0.0123 s = 162.6 GFLOP/s
+    assert rate_matches_time(probe(162.0, 12.3, "ms"))
+    assert not rate_matches_time(probe(999_999.0, 0.0123))
+    assert not rate_matches_time(probe(162.0, 0.0123, "fortnights"))
+    assert rate_matches_time({**probe(1.0, 1.0), "params": {}})  # no size: nothing to check

@@ -17,8 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from probes.catalog import NOISE_THRESHOLD
-from probes.measure.significance import SIGN_AGREEMENT
+from probes.run.consistency import comparison_agrees, rate_matches_time
 
 MAX_NUMBER = 1e18  # any number anywhere in a cached run
 MAX_MEDIAN = 1e15  # a metric's median (GFLOP/s, seconds, ratios...)
@@ -186,35 +185,7 @@ def _valid_comparison(comparison: Any) -> bool:
         return False
     if not all(_number(v) for v in comparison.get("round_ratios", [])):
         return False
-    return _significance_agrees(comparison)
-
-
-_ROUNDING = 1e-3  # a cached run's ratios and bounds are rounded to four digits
-
-
-def _significance_agrees(comparison: dict[str, Any]) -> bool:
-    """Whether the stored ``significant`` is what its own interval, threshold and rounds
-    say (see probes/measure/significance.py): a hand-edited 'significant: true' beside an
-    interval across 1 would have a rule score a difference the report calls noise."""
-    if "significant" not in comparison:
-        return True
-    if not isinstance(comparison["significant"], bool):
-        return False
-    ratio, interval = comparison.get("ratio"), comparison.get("interval")
-    ratios = comparison.get("round_ratios", [])
-    if ratio is None or interval is None or not ratios:
-        return not comparison["significant"]  # nothing compared: never significant
-    lo, hi = (float(v) for v in interval)
-    threshold = float(comparison.get("threshold", NOISE_THRESHOLD))
-    upper, lower = 1.0 + threshold, 1.0 / (1.0 + threshold)
-    above = sum(1 for r in ratios if r > 1.0) / len(ratios)
-    agrees = (above if ratio >= 1.0 else 1.0 - above) >= SIGN_AGREEMENT
-    slack = 1.0 + _ROUNDING
-    surely_outside = lo > upper * slack or hi * slack < lower
-    maybe_outside = lo * slack > upper or hi < lower * slack
-    if comparison["significant"]:
-        return maybe_outside and agrees
-    return not (surely_outside and agrees)
+    return comparison_agrees(comparison)
 
 
 def _fresh(created: Any) -> bool:
@@ -248,7 +219,7 @@ def _valid_probe(probe: Any) -> bool:
     noisy = probe.get("noisy_metrics", [])
     if not isinstance(noisy, list) or not all(isinstance(n, str) for n in noisy):
         return False
-    return all(_valid_metric(m) for m in metrics.values())
+    return all(_valid_metric(m) for m in metrics.values()) and rate_matches_time(probe)
 
 
 _CHECK = {"name": (str,), "reference": (str,), "max_rel_diff": _NUMBER_OR_NONE, "agrees": (bool,)}
