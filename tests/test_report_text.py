@@ -302,3 +302,12 @@ def test_a_flip_says_how_thin_its_win_would_be() -> None:
     assert lead_text(thin) == "by only 0.3 points (a near-tie)"
     tied = base.model_copy(update={"new_lead": 0.0, "near_tie": True})
     assert lead_text(tied) == "by less than 0.1 points (a near-tie)"
+
+
+def test_md_block_renders_a_rule_row_as_typed() -> None:
+    """Round 46: '---' came out as '\\---' (md_inline's escape escaped again)."""
+    for line in ("---", "- - -", "-", ":-", "--- | ---", "\\-", "\\\\-"):
+        html = MD.render(md_block(f"a\n{line}"))
+        text = html.replace("<blockquote>", "").replace("</blockquote>", "")
+        text = text.replace("<p>", "").replace("</p>", "").strip()
+        assert text == f"a\n{line}".replace("&", "&amp;"), (line, html)

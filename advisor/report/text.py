@@ -74,6 +74,10 @@ def md_inline(text: Any) -> str:
     return value
 
 
+# a dash after an even run of backslashes (none, or escaped backslashes) is not escaped yet
+_UNESCAPED_DASH = re.compile(r"(?<!\\)((?:\\\\)*)-")
+
+
 def md_block(text: Any, prefix: str = "> ") -> str:
     """Escape multi-line text as a Markdown block, each line prefixed (a quote by default)."""
     lines = _clean(text).strip("\n").split("\n")
@@ -81,7 +85,8 @@ def md_block(text: Any, prefix: str = "> ") -> str:
     for line in lines:
         escaped = md_inline(line)
         if "-" in escaped and not escaped.replace("\\", "").strip("|:- \t"):
-            escaped = escaped.replace("-", "\\-")  # ':-' under a '|' line: a table's rule row
+            # ':-' under a '|' line: a table's rule row; a dash md_inline escaped stays once
+            escaped = _UNESCAPED_DASH.sub(r"\1\\-", escaped)
         out.append((prefix + escaped).rstrip() if escaped else prefix.rstrip())
     return "\n".join(out)
 
