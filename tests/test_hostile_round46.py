@@ -88,3 +88,14 @@ def test_a_cached_matmul_rate_must_follow_from_its_own_time() -> None:
     assert not rate_matches_time(probe(999_999.0, 0.0123))
     assert not rate_matches_time(probe(162.0, 0.0123, "fortnights"))
     assert rate_matches_time({**probe(1.0, 1.0), "params": {}})  # no size: nothing to check
+
+
+def test_a_cached_run_dated_a_little_ahead_is_not_negative_seconds_old() -> None:
+    from datetime import datetime, timedelta, timezone
+
+    from probes.run.cache import age_seconds
+
+    ahead = (datetime.now(timezone.utc) + timedelta(seconds=250)).isoformat(timespec="seconds")
+    assert age_seconds(ahead) == 0.0
+    behind = (datetime.now(timezone.utc) - timedelta(seconds=90)).isoformat(timespec="seconds")
+    assert 89 <= (age_seconds(behind) or 0) <= 120

@@ -201,10 +201,12 @@ def now_iso() -> str:
 
 
 def age_seconds(created: str) -> float | None:
+    """How long ago ``created`` was, never below 0: a run the cache accepts may be dated up
+    to a few minutes ahead (clock skew, trust.CLOCK_SKEW_SECONDS); it is then 'just made'."""
     try:
         then = datetime.fromisoformat(created)
     except ValueError:
         return None
     if then.tzinfo is None:
         then = then.replace(tzinfo=timezone.utc)
-    return round((datetime.now(timezone.utc) - then).total_seconds(), 1)
+    return max(0.0, round((datetime.now(timezone.utc) - then).total_seconds(), 1))
