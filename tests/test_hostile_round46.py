@@ -99,3 +99,18 @@ def test_a_cached_run_dated_a_little_ahead_is_not_negative_seconds_old() -> None
     assert age_seconds(ahead) == 0.0
     behind = (datetime.now(timezone.utc) - timedelta(seconds=90)).isoformat(timespec="seconds")
     assert 89 <= (age_seconds(behind) or 0) <= 120
+
+
+@pytest.mark.parametrize("below", ["file", "/dev/null", "/proc/self", "/sys"])
+def test_a_cache_folder_that_can_never_be_made_is_refused_before_any_work(
+    tmp_path: Path, below: str
+) -> None:
+    (tmp_path / "file").write_text("x")
+    folder = str(tmp_path / "file" / "sub") if below == "file" else f"{below}/advisor-cache"
+    result = run(
+        "recommend", "--example", "student-starter", "--probes", "quick", "-o", "r.md",
+        cwd=tmp_path, env={"ADVISOR_CACHE_DIR": folder},
+    )  # fmt: skip
+    assert result.code == 2, result.err
+    assert "can never be made" in result.err and len(result.err.strip().splitlines()) == 1
+    assert not (tmp_path / "r.md").exists()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+from pathlib import Path
 
 from advisor.cli.output import own_folder_holding
 from advisor.frameworks import FRAMEWORKS
@@ -54,6 +55,23 @@ def check_environment(environ: dict[str, str] | None = None) -> None:
         _check_cache_dir()
 
 
+def _why_never_made(folder: Path) -> str | None:
+    """Why no folder can ever be made at ``folder``: the nearest existing path above it is
+    not a folder (``/dev/null/x``, ``a-file/sub``), or it lies in a kernel view (/proc,
+    /sys); else None."""
+    resolved = os.path.realpath(folder)
+    for root in ("/proc", "/sys"):
+        if resolved == root or resolved.startswith(root + "/"):
+            return f"it lies in {root}, a view of the kernel"
+    for above in folder.parents:
+        try:
+            if above.exists():
+                return None if above.is_dir() else f"{clip(str(above), 80)!r} is not a folder"
+        except OSError:
+            return None
+    return None
+
+
 def _check_cache_dir() -> None:
     """A cache path the system cannot expand (``~nouser/x``, no home folder) is refused."""
     from probes.run.cache import CACHE_ENV, cache_dir
@@ -85,6 +103,12 @@ def _check_cache_dir() -> None:
     if folder.exists() and not folder.is_dir():
         raise InputError(
             f"the probe cache folder {clip(str(folder), 80)!r} exists and is not a folder",
+            field=f"${name}",
+        )
+    never = _why_never_made(folder)
+    if never is not None:
+        raise InputError(
+            f"the probe cache folder {clip(str(folder), 80)!r} can never be made: {never}",
             field=f"${name}",
         )
     own = own_folder_holding(str(folder))
