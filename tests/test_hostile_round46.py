@@ -114,3 +114,17 @@ def test_a_cache_folder_that_can_never_be_made_is_refused_before_any_work(
     assert result.code == 2, result.err
     assert "can never be made" in result.err and len(result.err.strip().splitlines()) == 1
     assert not (tmp_path / "r.md").exists()
+
+
+def test_a_folder_where_a_cached_run_goes_is_named_not_blamed_on_an_older_run(
+    tmp_path: Path,
+) -> None:
+    from probes.run import cache
+
+    (tmp_path / "cache").mkdir(mode=0o700)
+    where = tmp_path / "cache" / "probes-quick-x.json"
+    where.mkdir()
+    with pytest.raises(cache.InOurWay, match="not a cached run"):
+        cache.discard(where)
+    assert where.is_dir()  # left for the user: nothing the cache wrote
+    cache.discard(tmp_path / "cache" / "absent.json")  # nothing there: nothing to do

@@ -186,11 +186,17 @@ def save(path: Path, key: Mapping[str, Any], run: Mapping[str, Any], created: st
         raise
 
 
+class InOurWay(OSError):
+    """Something that is not a cached run holds a cache file's name."""
+
+
 def discard(path: Path) -> None:
     """Remove an older cached run under this key, so that the next run measures again; a
     file the cache folder's owner does not control is left (raises OSError on failure)."""
     if path.is_symlink() or not path.exists():
         return
+    if not path.is_file():  # a folder or a FIFO: nothing the cache wrote, and never read
+        raise InOurWay(f"{path} is not a cached run (not a regular file); remove it")
     if trust.untrusted(path.parent, directory=True):
         raise OSError(f"the cache folder {path.parent} is not private; not removing {path.name}")
     path.unlink()

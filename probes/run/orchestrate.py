@@ -120,6 +120,8 @@ def run(
         try:  # an older run under the same key would otherwise answer the next run
             cache.discard(path)
             again = "the next run measures again"
+        except cache.InOurWay as exc:  # no older run to remove; no run can be saved either
+            again = f"no run can be cached under this key until it is cleared: {exc}"
         except OSError as exc:
             again = f"an older cached run could not be removed ({exc}): use --refresh-probes"
         result["environment"]["warnings"].append(
