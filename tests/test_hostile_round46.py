@@ -128,3 +128,29 @@ def test_a_folder_where_a_cached_run_goes_is_named_not_blamed_on_an_older_run(
         cache.discard(where)
     assert where.is_dir()  # left for the user: nothing the cache wrote
     cache.discard(tmp_path / "cache" / "absent.json")  # nothing there: nothing to do
+
+
+def test_ask_keeps_the_answers_when_its_output_appears_while_they_are_given(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refusal stands (no overwrite without --force); the answers are saved beside it."""
+    import advisor.cli.ask as ask_command
+    import advisor.questionnaire as questionnaire
+    from advisor.io.profiles import load_profile
+    from advisor.model.profile import Profile
+
+    target = tmp_path / "p.yaml"
+    answers = Profile.model_validate({"purpose": "research", "domains": ["rl"]})
+
+    def answer(**_: object) -> Profile:
+        target.write_text("written meanwhile\n")
+        return answers
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(ask_command, "stdin_is_tty", lambda: True)
+    monkeypatch.setattr(questionnaire, "run_questionnaire", answer)
+    code, _, err = cli("ask", "-o", str(target))
+    assert code == 2 and "file exists" in err
+    assert "your answers are kept in advisor-answers.yaml" in err
+    assert target.read_text() == "written meanwhile\n"
+    assert load_profile(tmp_path / "advisor-answers.yaml") == answers

@@ -68,4 +68,11 @@ def ask(
     profile = run_questionnaire(
         base=base, defaults=defaults, questions=questions, verb="Write" if output else "Use"
     )
-    emit(profile_yaml(profile), destination)
+    try:
+        emit(profile_yaml(profile), destination)
+    except InputError as exc:  # a file that appeared at -o meanwhile: keep the answers
+        if defaults or destination.path in (None, "-"):
+            raise
+        from advisor.cli.kept_answers import keep_answers
+
+        raise keep_answers(exc, profile, (), command="ask") from None

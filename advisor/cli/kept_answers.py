@@ -16,13 +16,15 @@ KEPT_NAME = "advisor-answers"
 MAX_TRIES = 100
 
 
-def keep_answers(error: InputError, answers: Profile, packs: Sequence[str]) -> InputError:
+def keep_answers(
+    error: InputError, answers: Profile, packs: Sequence[str], command: str = "recommend"
+) -> InputError:
     """``error`` led by where ``answers`` are kept (never over a file, never inside a rule
     pack or the advisor's data), or by the news that they could not be kept: first in the
     line, so a long message cut at the line's limit cannot hide it."""
     from advisor.io.profile_writer import profile_yaml
 
-    text = profile_yaml(answers, header="Answers kept by advisor recommend after an error")
+    text = profile_yaml(answers, header=f"Answers kept by advisor {command} after an error")
     for folder, private in ((os.curdir, False), (tempfile.gettempdir(), True)):
         name = _save(text, folder, packs, private=private)
         if name:
