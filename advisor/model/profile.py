@@ -280,10 +280,11 @@ class Workload(Section):
     simulator: Simulator = Field(
         Simulator.none,
         description="Where environments or simulators run: none; on CPUs (Gymnasium, MuJoCo); "
-        "on the accelerator, stepping inside the training program, compiled and vectorised "
-        "with the model (accelerator); or an existing accelerator simulator built on JAX "
-        "(Brax, MJX, gymnax, JAX-MD) or handing PyTorch tensors to the policy (Isaac Lab, "
-        "ManiSkill, Genesis).",
+        "on the accelerator, written as array code that compiles and vectorises with the "
+        "model into one training program (accelerator); or an existing accelerator simulator "
+        "built on JAX (Brax, MJX, gymnax, JAX-MD), or a GPU simulation engine that hands its "
+        "state to the policy as GPU tensors, beside the training loop (Isaac Gym and Isaac "
+        "Lab, ManiSkill, Genesis: accelerator_pytorch).",
     )
     compiled_training_loop: StrictBool = Field(
         False,
