@@ -13,8 +13,10 @@ from hostile_support import run
     [
         ("r.md ", "ends with blank space"),
         (" r.md", "starts with blank space"),
-        ("r.json\t", "control character"),
-        ("r\n.md", "control character"),
+        ("r.json\t", "control or invisible character"),
+        ("r\n.md", "invisible character"),
+        ("report\u202egpj.md", "invisible character"),
+        ("r\u200b.md", "invisible character"),
     ],
 )
 def test_an_output_name_with_invisible_blank_or_control_characters_is_refused(

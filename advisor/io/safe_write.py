@@ -20,7 +20,7 @@ import tempfile
 
 from advisor.io.safe_read import os_reason
 from advisor.model.errors import PATH_LIMIT, InputError
-from advisor.model.terminal_text import clip
+from advisor.model.terminal_text import clip, hides_text
 
 NAME_MAX = 255  # bytes in one path component (Linux, macOS)
 PATH_MAX = 4096
@@ -59,13 +59,15 @@ def check_output(path: str, *, force: bool) -> None:
 
 
 def _check_plain_name(path: str) -> None:
-    """Refuse a file name that starts or ends with blank space, or holds a control character
-    (a newline, a tab): no listing shows them, so the report would land under a name the
+    """Refuse a file name that starts or ends with blank space, or holds a control or
+    invisible character (a newline, a tab, a right-to-left override): listings do not show
+    them, or show the name reordered, so the report would land under a name the
     user cannot see or type (``-o "report.md "`` is almost surely a quoting slip)."""
     base = os.path.basename(path)
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in base):
+    if hides_text(base):
         raise InputError(
-            "the file name holds a control character (a newline or a tab); choose a plain name",
+            "the file name holds a control or invisible character (a newline, a tab, a "
+            "zero-width or bidi control); choose a plain name",
             path=path,
         )
     if base != base.strip():

@@ -33,6 +33,11 @@ INVISIBLE = (
 _UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{INVISIBLE}]")
 
 
+def hides_text(text: str) -> bool:
+    """Whether ``text`` holds a control or invisible character (see INVISIBLE)."""
+    return _UNSAFE.search(text) is not None
+
+
 def _visible(match: re.Match[str]) -> str:
     code = ord(match.group(0))
     if code < 0x100:
