@@ -36,7 +36,7 @@ def test_an_output_name_with_invisible_blank_or_control_characters_is_refused(
 def _compared(significant: bool | None = None, **changes: object) -> dict:
     """A comparison exactly as a real run stores it (probes/measure/significance.compare),
     with ``changes`` applied as a hand edit would."""
-    from probes.measure.significance import compare
+    from probes.measure.significance import compare, verdict_text
 
     numerator = [1.0] * 12
     denominator = [1.5 + 0.01 * i for i in range(12)]
@@ -49,6 +49,12 @@ def _compared(significant: bool | None = None, **changes: object) -> dict:
         data["significant"] = significant
     if "decides" not in changes:
         data["decides"] = data["significant"] is True and not data["distorted"]
+    if "verdict" not in changes and isinstance(data["significant"], bool):  # a careful edit
+        interval = data["interval"]
+        data["verdict"] = verdict_text(
+            "jax", "pytorch", "gflops", data["ratio"], tuple(interval) if interval else None,
+            data["threshold"], data["significant"], None,
+        )  # fmt: skip
     return data
 
 
@@ -73,6 +79,10 @@ def test_a_cached_comparison_must_say_what_its_own_interval_says() -> None:
     assert not _valid_comparison(_compared(ratio=50.0))  # outside its own interval
     assert not _valid_comparison(_compared(round_ratios=[0.1] * 12))  # rounds say slower
     assert not _valid_comparison(_compared(verdict=""))
+    # round 47: the words must be the figures' own, the rounds counted, a reason given
+    assert not _valid_comparison(_compared(verdict="jax reaches 3.00x pytorch's gflops"))
+    assert not _valid_comparison(_compared(rounds=99))
+    assert not _valid_comparison(_compared(distorted=True))  # distorted, but no reason
 
 
 def test_a_cached_matmul_rate_must_follow_from_its_own_time() -> None:
@@ -156,3 +166,33 @@ def test_ask_keeps_the_answers_when_its_output_appears_while_they_are_given(
     assert "your answers are kept in advisor-answers.yaml" in err
     assert target.read_text() == "written meanwhile\n"
     assert load_profile(tmp_path / "advisor-answers.yaml") == answers
+
+
+def test_a_cached_matmul_of_odd_but_well_formed_figures_never_crashes() -> None:
+    """Round 47: a size of 1e-200 or a time of 5e-324 ms divided by zero (a traceback on
+    every later run, until --refresh-probes)."""
+    from probes.run.consistency import rate_matches_time
+
+    def probe(size: float, seconds: float, unit: str = "s") -> dict:
+        return {
+            "id": "matmul",
+            "params": {"shape": [size, size]},
+            "metrics": {"gflops": {"median": 162.0}, "seconds": {"median": seconds, "unit": unit}},
+        }
+
+    assert rate_matches_time(probe(1e-200, 0.0123))  # no real size: nothing to check against
+    assert not rate_matches_time(probe(1000, 5e-324, "ms"))  # a time that is no time
+    assert not rate_matches_time(probe(1e6, 1e-300))
+    assert rate_matches_time(probe(1000, 0.0123 * 5))  # a busy machine's split middle calls
+
+
+def test_a_worker_missing_numpy_is_told_to_install_numpy_not_the_framework_again() -> None:
+    """Round 47: torch's wheels bring no NumPy; the hint repeated 'pip install torch'."""
+    from probes.run.framework import _install_hint
+
+    assert "pip install numpy" in _install_hint("pytorch", {"module": "numpy"})
+    assert "pip install numpy" in _install_hint("pytorch", {"module": "numpy.core"})
+    assert "pip install torch" in _install_hint("pytorch", {"module": "torch"})
+    assert "pip install torch" in _install_hint("pytorch", {})
+    assert "'scipy'" in _install_hint("jax", {"module": "scipy"})
+    assert "pip install -U jax" in _install_hint("jax", {"module": "x; rm -rf /"})

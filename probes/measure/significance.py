@@ -54,35 +54,26 @@ def compare(
             False,
             distortion is not None,
             distortion,
-            "not compared: no rounds completed",
+            verdict_text(numerator, denominator, metric, None, None, threshold, False, None),
             threads,
         )
-    ratio = statistics.median(pairs)
-    lo, hi = bootstrap_median(pairs, confidence=CONFIDENCE)
+    ratio = round_sig(statistics.median(pairs), 4)
+    lo, hi = (round_sig(v, 4) for v in bootstrap_median(pairs, confidence=CONFIDENCE))
     above = sum(1 for r in pairs if r > 1.0) / len(pairs)
     agreement = above if ratio >= 1.0 else 1.0 - above
     upper, lower = 1.0 + threshold, 1.0 / (1.0 + threshold)
     significant = (lo > upper or hi < lower) and agreement >= SIGN_AGREEMENT
-    if distortion is not None:
-        verdict = f"not compared: {distortion}"
-    elif significant:
-        verdict = (
-            f"{numerator} reaches {ratio:.2f}x {denominator}'s {metric} "
-            f"({CONFIDENCE:.0%} interval {lo:.2f}-{hi:.2f})"
-        )
-    else:
-        verdict = (
-            f"no measurable difference ({numerator}/{denominator} {ratio:.2f}, "
-            f"{CONFIDENCE:.0%} interval {lo:.2f}-{hi:.2f}, threshold +/-{threshold:.0%})"
-        )
+    verdict = verdict_text(
+        numerator, denominator, metric, ratio, (lo, hi), threshold, significant, distortion
+    )
     return Comparison(
         probe=probe,
         metric=metric,
         unit=unit,
         numerator=numerator,
         denominator=denominator,
-        ratio=round_sig(ratio, 4),
-        interval=(round_sig(lo, 4), round_sig(hi, 4)),
+        ratio=ratio,
+        interval=(lo, hi),
         confidence=CONFIDENCE,
         rounds=len(pairs),
         round_ratios=[round_sig(r, 4) for r in pairs],
@@ -93,4 +84,32 @@ def compare(
         reason=distortion,
         verdict=verdict,
         threads=threads,
+    )
+
+
+def verdict_text(
+    numerator: str,
+    denominator: str,
+    metric: str,
+    ratio: float | None,
+    interval: tuple[float, float] | None,
+    threshold: float,
+    significant: bool,
+    distortion: str | None,
+) -> str:
+    """The comparison's verdict in words, from its stored (rounded) figures: a cached run's
+    verdict is checked against this (probes/run/consistency.py)."""
+    if ratio is None or interval is None:
+        return "not compared: no rounds completed"
+    if distortion is not None:
+        return f"not compared: {distortion}"
+    lo, hi = interval
+    if significant:
+        return (
+            f"{numerator} reaches {ratio:.2f}x {denominator}'s {metric} "
+            f"({CONFIDENCE:.0%} interval {lo:.2f}-{hi:.2f})"
+        )
+    return (
+        f"no measurable difference ({numerator}/{denominator} {ratio:.2f}, "
+        f"{CONFIDENCE:.0%} interval {lo:.2f}-{hi:.2f}, threshold +/-{threshold:.0%})"
     )

@@ -13,30 +13,54 @@ import statistics
 from typing import Any
 
 from probes.catalog import NOISE_THRESHOLD
-from probes.measure.significance import SIGN_AGREEMENT
+from probes.measure.significance import SIGN_AGREEMENT, verdict_text
 
 _ROUNDING = 1e-3  # a cached run's ratios and bounds are rounded to four digits
 
 
 def comparison_agrees(comparison: dict[str, Any]) -> bool:
     """Whether the comparison says what a real one built from its own figures says (see
-    probes/measure/significance.py): flags that are booleans, an interval in order with
-    the ratio inside it, a ratio that is the median of its rounds, ``significant`` what the
-    interval, threshold and rounds say, and ``decides`` what ``significant`` and
-    ``distorted`` say. A hand-edited 'significant: true' beside an interval across 1 would
-    have a rule score a difference the report calls noise."""
+    probes/measure/significance.py): flags that are booleans, as many rounds as round
+    ratios, ``distorted`` exactly when a reason is given, an interval in order with the
+    ratio inside it, a ratio that is the median of its rounds, ``significant`` what the
+    interval, threshold and rounds say, ``decides`` what ``significant`` and ``distorted``
+    say, and the verdict the words those figures give. A hand-edited 'significant: true'
+    beside an interval across 1 would have a rule score a difference the report calls noise."""
     flags = {k: comparison[k] for k in ("significant", "distorted", "decides") if k in comparison}
     if not all(isinstance(v, bool) for v in flags.values()):
-        return False
-    if not isinstance(comparison.get("verdict", "x"), str) or comparison.get("verdict") == "":
         return False
     significant, distorted = flags.get("significant", False), flags.get("distorted", False)
     if "decides" in flags and flags["decides"] != (significant and not distorted):
         return False
-    ratio, interval = comparison.get("ratio"), comparison.get("interval")
     ratios = comparison.get("round_ratios", [])
+    if "rounds" in comparison and comparison["rounds"] != len(ratios):
+        return False
+    reason = comparison.get("reason")
+    if "distorted" in flags and distorted != (reason is not None):
+        return False
+    if not _figures_agree(comparison, significant, ratios):
+        return False
+    if "verdict" not in comparison:
+        return True
+    interval = comparison.get("interval")
+    words = verdict_text(
+        str(comparison.get("numerator")),
+        str(comparison.get("denominator")),
+        str(comparison.get("metric")),
+        comparison.get("ratio"),
+        (float(interval[0]), float(interval[1])) if interval else None,
+        float(comparison.get("threshold", NOISE_THRESHOLD)),
+        significant,
+        reason if distorted and isinstance(reason, str) else None,
+    )
+    return comparison["verdict"] == words
+
+
+def _figures_agree(comparison: dict[str, Any], significant: bool, ratios: list[Any]) -> bool:
+    """The ratio, interval and rounds agree with each other and with ``significant``."""
+    ratio, interval = comparison.get("ratio"), comparison.get("interval")
     if ratio is None or interval is None or not ratios:
-        return not significant  # nothing compared: never significant
+        return not significant and ratio is None and interval is None and not ratios
     lo, hi = (float(v) for v in interval)
     slack = 1.0 + _ROUNDING
     if not (0 < lo <= hi and lo <= ratio * slack and ratio <= hi * slack):
@@ -56,8 +80,9 @@ def comparison_agrees(comparison: dict[str, Any]) -> bool:
 
 def rate_matches_time(probe: dict[str, Any]) -> bool:
     """The matmul probe's rate and time come from the same timings (probes/suite/matmul.py:
-    GFLOP/s = 2 n^3 / seconds / 1e9 per call; the medians of an even count differ a little),
-    so a cached run whose two disagree by more than 2x was edited, not measured."""
+    GFLOP/s = 2 n^3 / seconds / 1e9 per call). The two medians differ only where the middle
+    calls of an even count differ (a busy machine can make that several times), so a cached
+    run whose two disagree by more than 10x was edited, not measured."""
     metrics, shape = probe["metrics"], probe.get("params", {}).get("shape")
     if probe["id"] != "matmul" or not {"gflops", "seconds"} <= metrics.keys():
         return True
@@ -66,8 +91,11 @@ def rate_matches_time(probe: dict[str, Any]) -> bool:
     scale = _SECONDS.get(metrics["seconds"].get("unit", "s"))
     if scale is None:
         return False
-    implied = 2.0 * float(shape[0]) ** 3 / 1e9 / (metrics["seconds"]["median"] * scale)
-    return 0.5 <= metrics["gflops"]["median"] / implied <= 2.0
+    seconds = metrics["seconds"]["median"] * scale
+    work = 2.0 * float(shape[0]) ** 3 / 1e9
+    if not (seconds > 0 and work > 0 and math.isfinite(work / seconds)):
+        return False
+    return 0.1 <= metrics["gflops"]["median"] / (work / seconds) <= 10.0
 
 
 _SECONDS = {"s": 1.0, "ms": 1e-3}
@@ -79,5 +107,5 @@ def _size(value: Any) -> bool:
         isinstance(value, (int, float))
         and not isinstance(value, bool)
         and math.isfinite(value)
-        and 0 < value <= 1e6
+        and 1 <= value <= 1e6
     )

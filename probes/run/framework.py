@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,22 @@ def run_framework(job: Job) -> Outcome:
     return outcome
 
 
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+
+
+def _install_hint(fw: str, import_error: dict[str, Any]) -> str:
+    """What to install when a worker could not import ``fw``: the framework, or the module
+    it found missing when that is another one (torch's wheels do not bring NumPy, which the
+    probes need)."""
+    module = import_error.get("module")
+    top = module.split(".")[0] if isinstance(module, str) else ""
+    if not _MODULE.fullmatch(top) or top == catalog.IMPORT_NAME[fw]:
+        return f"install it with: {catalog.INSTALL[fw]}"
+    if top == "numpy":
+        return "the probes need NumPy; install it with: pip install numpy"
+    return f"install the package that provides '{top}'"
+
+
 def _missing_reason(fw: str, interpreter: Interpreter) -> str:
     where = "" if interpreter.own else f" in {interpreter.path}"
     reason = (
@@ -155,7 +172,7 @@ def _run_group(
             why = str(attempt.import_error.get("reason"))
             name = catalog.IMPORT_NAME[fw]
             reason = (
-                f"cannot import {name}: {why}; install it with: {catalog.INSTALL[fw]}"
+                f"cannot import {name}: {why}; {_install_hint(fw, attempt.import_error)}"
                 if missing
                 else f"importing {name} failed: {why}"
             )

@@ -70,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
             raise ImportError(f"import of {args.framework} failed (fault injected)")
         backend = importlib.import_module(framework.backend).load(args.threads or None)
     except ImportError as exc:
-        writer.emit({"event": "import_error", "missing": True, "reason": describe(exc)})
+        absent = exc.name if isinstance(exc, ModuleNotFoundError) else None
+        event = {"event": "import_error", "missing": True, "reason": describe(exc)}
+        writer.emit({**event, "module": absent} if absent else event)
         return 0
     except Exception as exc:
         writer.emit({"event": "import_error", "missing": False, "reason": describe(exc)})
