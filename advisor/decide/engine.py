@@ -20,6 +20,7 @@ from advisor.decide.routes import weak_route
 from advisor.decide.rules import Rule, RuleSet
 from advisor.decide.scoring import (
     Evaluation,
+    Support,
     confidence,
     criterion_weights,
     decisive_conflict,
@@ -128,11 +129,11 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     fired = [_fired(rule, weights, context, ruleset) for rule in ev.fired]
     fired.sort(key=lambda r: (-r.impact, r.id))
     answered = substantive(scored.said)
-    firm, assumed = firm_support(ev, ruleset, context)  # context: what the profile said
+    support = firm_support(ev, ruleset, context)  # context: what the profile said
     # too thin: nothing fired, or a few answers and no decisive fact that rests on them (one
     # that holds only through an unsaid answer, read at its default, rests on none)
     few = len(answered) < ruleset.meta.decision.thin_profile_answers
-    thin = not ev.fired or (few and not any(firm.values()))
+    thin = not ev.fired or (few and not any(support.firm.values()))
     # a ruled-out framework's decisive facts oppose nothing the user can still choose
     conflict = decisive_conflict({fw: v for fw, v in ev.favoured.items() if not ev.vetoes[fw]})
     full_context = build_context(scored.profile, scored.facts)  # stack and install choices
@@ -146,8 +147,7 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
         thin=thin,
         conflict=conflict,
         inconsistent=bool(clashes),
-        firm=firm,
-        assumed=assumed,
+        support=support,
         weak=weak_route(fired, order[0], ruleset.meta.decision.high_needs_route),
     )
     breakdown = {c.id: dict.fromkeys(FRAMEWORKS, 0.0) for c in ruleset.meta.criteria}
@@ -266,8 +266,7 @@ def _recommendation(
     thin: bool,
     conflict: bool,
     inconsistent: bool,
-    firm: dict[str, float],
-    assumed: dict[str, list[str]],
+    support: Support,
     weak: str | None,
 ) -> Recommendation:
     first = ranking[0]
@@ -307,8 +306,10 @@ def _recommendation(
         inconsistent=inconsistent,
         # backed: decisive facts that rest on what was said put it ahead of its runner-up,
         # or no rival is left standing
-        backed=runner_up is None or firm[first.framework] > runner_up.decisive,
-        assumed=tuple(assumed[first.framework]),
+        backed=support.backs(
+            first.framework, runner_up.framework if runner_up else None, ev.decisive
+        ),
+        assumed=tuple(support.assumed[first.framework]),
         weak_route=weak,
         decisive_lead=runner_up is not None
         and ev.decisive[first.framework] > ev.decisive[runner_up.framework],

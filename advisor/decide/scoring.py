@@ -141,23 +141,66 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
     return Evaluation(fired, skipped, raw, vetoes, support, soft, decisive, favoured)
 
 
-def firm_support(
-    ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]
-) -> tuple[dict[str, float], dict[str, list[str]]]:
-    """For the final decision only (the sensitivity loops never need it): each framework's
-    decisive units without the favourable ones that hold only by reading an unsaid answer
-    at its default (``unsaid: true``, such as "the team stays"; units against it stay
-    counted), and the unsaid answers those assume."""
-    firm = dict(ev.decisive)
-    assumed: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
+@dataclass
+class Support:
+    """What backs each framework once the decisive facts and vetoes that hold only by
+    reading an unsaid answer at its default (``unsaid: true``, such as "the team stays")
+    are told apart from those resting on what the profile said."""
+
+    firm: dict[str, float]  # decisive units from rules resting on said answers only
+    favourable_unsaid: dict[str, float]  # units for a framework that rest on unsaid answers
+    against_unsaid: dict[str, float]  # units against it (negative) that rest on them
+    assumed: dict[str, list[str]]  # unsaid answers whose default reading helps it
+    only_assumed_vetoes: set[str]  # frameworks vetoed only by rules resting on them
+
+    def backs(self, winner: str, rival: str | None, decisive: dict[str, float]) -> bool:
+        """Whether what was said puts ``winner`` ahead: its decisive units without the
+        favourable ones resting on unsaid answers beat the rival's without the ones against
+        it resting on them (or, no rival standing, every rival's veto rests on answers)."""
+        if rival is None:
+            return not self.only_assumed_vetoes - {winner}
+        ours = decisive[winner] - self.favourable_unsaid[winner]
+        theirs = decisive[rival] - self.against_unsaid[rival]
+        return ours > theirs
+
+
+def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> Support:
+    """For the final decision only (the sensitivity loops never need it): which decisive
+    units and vetoes rest on what the profile said, and the unsaid answers the others
+    assume (a unit against the rivals helps the winner as much as one for it)."""
+    support = Support(
+        firm=dict.fromkeys(FRAMEWORKS, 0.0),
+        favourable_unsaid=dict.fromkeys(FRAMEWORKS, 0.0),
+        against_unsaid=dict.fromkeys(FRAMEWORKS, 0.0),
+        assumed={fw: [] for fw in FRAMEWORKS},
+        only_assumed_vetoes=set(),
+    )
+    said_vetoes: set[str] = set()
     for rule in ev.fired:
         _, units = rule_effects(rule, ruleset)
-        favourable = {fw: u for fw, u in units.items() if u > 0}
-        defaults = assumed_answers(rule, context) if favourable else []
-        for fw, unit in favourable.items() if defaults else ():
-            firm[fw] -= unit
-            assumed[fw] += [a for a in defaults if a not in assumed[fw]]
-    return firm, assumed
+        vetoed = {fw for fw, _ in rule.veto.items()}
+        if not any(units.values()) and not vetoed:
+            continue
+        defaults = assumed_answers(rule, context)
+        if not defaults:
+            for fw, unit in units.items():
+                support.firm[fw] += unit
+            said_vetoes |= vetoed
+            continue
+        support.only_assumed_vetoes |= vetoed
+        for fw, unit in units.items():
+            if unit > 0:
+                support.favourable_unsaid[fw] += unit
+            elif unit < 0:
+                support.against_unsaid[fw] += unit
+        for fw in FRAMEWORKS:
+            helped = units[fw] > 0 or any(
+                units[o] < 0 or o in vetoed for o in FRAMEWORKS if o != fw
+            )
+            if helped:
+                support.assumed[fw] += [a for a in defaults if a not in support.assumed[fw]]
+    support.only_assumed_vetoes -= said_vetoes
+    return support
 
 
 def assumed_answers(rule: Rule, context: dict[str, Any]) -> list[str]:

@@ -1,0 +1,62 @@
+"""Red-team round 48: confidence that rests on unsaid answers, and reports of user packs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hostile_support import run
+
+_PACK = """rules:
+  - id: LEG902
+    title: Nobody is migrating, so JAX and TensorFlow are out
+    criterion: legacy
+    {kind}
+    when: {{field: migrating_away, eq: false, unsaid: true}}
+    {what}
+    why: When the team is not migrating away, JAX and TensorFlow are impractical here.
+    evidence:
+      - {{title: My note, source: me, year: 2024, claim: Everything is decisive.}}
+    examples:
+      fire: [{{purpose: research}}]
+      ok: [{{migrating_away: true}}]
+"""
+_AGAINST = "effects: {jax: -2, tensorflow: -2}"
+_VETO = (
+    "veto: {jax: 'Ruled out unless migrating, says this note.', "
+    "tensorflow: 'Ruled out unless migrating, says this note.'}"
+)
+
+
+def _confidence(tmp_path: Path, profile: str, kind: str, what: str) -> dict:
+    pack = tmp_path / "pack"
+    pack.mkdir(exist_ok=True)
+    (pack / "legacy.yaml").write_text(_PACK.format(kind=kind, what=what))
+    (tmp_path / "p.yaml").write_text(profile)
+    result = run(
+        "recommend", "p.yaml", "--probes", "none", "--rules", "pack", "--format", "json",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    return {**data["recommendation"], "thin": data["thin_profile"]}
+
+
+THREE = "purpose: research\ndomains: [nlp]\nteam: {size: 3}\n"
+
+
+@pytest.mark.parametrize(("kind", "what"), [("tier: decisive", _AGAINST), ("", _VETO)])
+def test_units_or_vetoes_against_the_rivals_that_rest_on_an_unsaid_answer_back_nothing(
+    tmp_path: Path, kind: str, what: str
+) -> None:
+    """A decisive fact against the rivals (or a veto of them) that holds only through an
+    unsaid answer had backed a "high" verdict, even for an empty profile."""
+    if kind:
+        empty = _confidence(tmp_path, "{}\n", kind, what)
+        assert empty["confidence"] == "low" and empty["thin"]
+    three = _confidence(tmp_path, THREE, kind, what)
+    assert three["confidence"] == "medium"
+    assert "migrating_away" in three["confidence_capped"]
+    said = _confidence(tmp_path, THREE + "migrating_away: false\n", kind, what)
+    assert said["confidence"] == "high" and said["confidence_capped"] is None
