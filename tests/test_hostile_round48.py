@@ -60,3 +60,28 @@ def test_units_or_vetoes_against_the_rivals_that_rest_on_an_unsaid_answer_back_n
     assert "migrating_away" in three["confidence_capped"]
     said = _confidence(tmp_path, THREE + "migrating_away: false\n", kind, what)
     assert said["confidence"] == "high" and said["confidence_capped"] is None
+
+
+def test_a_report_says_which_rules_came_from_the_users_own_pack(tmp_path: Path) -> None:
+    """Round 48: a pack's rule read as bundled knowledge (header, JSON, 'Why', staleness)."""
+    pack = tmp_path / "mine"
+    pack.mkdir()
+    (pack / "hardware.yaml").write_text(
+        "rules:\n  - id: HW907\n    title: My own hardware preference\n    criterion: hardware\n"
+        "    when: {field: purpose, eq: research}\n    effects: {pytorch: 1, jax: 1}\n"
+        "    why: Our lab prefers these two frameworks for research on our cluster.\n"
+        "    evidence:\n      - {title: My note, source: me, year: 2022, checked: 2023-01-05,"
+        " claim: We prefer these.}\n"
+        "    examples:\n      fire: [{purpose: research}]\n      ok: [{purpose: production}]\n"
+    )
+    (tmp_path / "p.yaml").write_text(THREE)
+    args = ("recommend", "p.yaml", "--probes", "none", "--rules", "mine")
+    text = run(*args, cwd=tmp_path).out
+    assert "+ 1 rule of your own (mine)" in text.splitlines()[2]
+    assert "rule `HW907`, from your pack `mine`" in text
+    assert "refresh the evidence of your own rules HW907 (mine)" in text
+    data = json.loads(run(*args, "--format", "json", cwd=tmp_path).out)
+    assert data["ruleset"]["packs"] == ["mine"] and data["ruleset"]["pack_rules"] == 1
+    assert {r["id"]: r["pack"] for r in data["rules"]}["HW907"] == "mine"
+    bundled = json.loads(run(*args[:4], "--format", "json", cwd=tmp_path).out)
+    assert bundled["ruleset"]["packs"] == [] and all(r["pack"] is None for r in bundled["rules"])

@@ -185,6 +185,8 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
             rule_count=len(ruleset.rules),
             as_of=ruleset.month,
             point_in_time=bool(ruleset.month and ruleset.month < knowledge_month()),
+            packs=sorted({ruleset.added[r.id] for r in ruleset.rules if r.id in ruleset.added}),
+            pack_rules=sum(r.id in ruleset.added for r in ruleset.rules),
         ),
         probes_used=any(v is not None for k, v in context.items() if k.startswith("facts.")),
         answered=answered,
@@ -253,6 +255,7 @@ def _fired(
         impact=round(impact, 4),
         routes=routes,
         decisive=units,
+        pack=ruleset.added.get(rule.id),
     )
 
 

@@ -129,6 +129,7 @@ class RuleSet:
     meta: PackMeta
     rules: list[Rule]
     sources: dict[str, str] = field(default_factory=dict)  # rule id -> file
+    added: dict[str, str] = field(default_factory=dict)  # rule id -> the user's pack folder
     conditions: dict[tuple[str, str, int], Condition] = field(default_factory=dict)
     routes: RouteTable | None = None  # the routes in force at the view's month
     # Everything the pack holds, dated, from which at() builds a view:
@@ -333,6 +334,7 @@ def load_ruleset(
     routes = _load_routes(core / "data" / "routes.yaml", own)
     rules: list[Rule] = []
     sources: dict[str, str] = {}
+    added: dict[str, str] = {}
     today = knowledge_month()
     size = 0
     fixtures = 0
@@ -365,9 +367,11 @@ def load_ruleset(
                     field=f"rule {rule.id}: id",
                 )
             sources[rule.id] = str(path)
+            if not bundled:
+                added[rule.id] = str(path.parent)
             rules.append(rule)
     checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today, fixtures)
-    full = RuleSet(meta, rules, sources, conditions, routes, checks=checks)
+    full = RuleSet(meta, rules, sources, added, conditions, routes, checks=checks)
     full.check_sources = check_files
     if extra_dirs and dates_checked:  # as `rules check` finds them, after the rest loaded
         check_user_citations(full, core)

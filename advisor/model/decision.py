@@ -39,6 +39,7 @@ class FiredRule(BaseModel):
     impact: float
     routes: list[RouteChoice] = Field(default_factory=list)
     decisive: dict[str, float] = Field(default_factory=dict)
+    pack: str | None = None  # the user's pack folder it came from (--rules); None: bundled
 
 
 class SkippedRule(BaseModel):
@@ -150,6 +151,8 @@ class RulesetInfo(BaseModel):
     as_of: str | None = None  # the month (YYYY-MM) whose knowledge answered
     point_in_time: bool = False  # True: an earlier month's knowledge (--as-of), not today's
     asked: bool = False  # True: the month was asked for (--as-of), even today's own
+    packs: list[str] = Field(default_factory=list)  # the user's packs with rules in force
+    pack_rules: int = 0  # how many rules in force came from them
 
 
 class Inconsistency(BaseModel):

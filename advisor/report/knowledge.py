@@ -35,9 +35,23 @@ def knowledge(decision: Decision, today: date) -> dict[str, Any]:
     warning = None
     if old:
         parts = "; ".join(f"{what} {day} ({(today - day).days} days ago)" for what, day in old)
+        # evidence a user's pack cites is the pack's to refresh, not the advisor's
+        stale_own = sorted(
+            {
+                f"{r.id} ({r.pack})"
+                for r in decision.rules
+                if r.pack and as_of in {e.checked for e in r.evidence}
+            }
+        )
+        fix = (
+            f"refresh the evidence of your own rules {', '.join(stale_own)}, update advisor, "
+            "or see docs/updating-knowledge.md"
+            if stale_own and as_of is not None and (today - as_of).days > STALE_AFTER_DAYS
+            else "update advisor, or see docs/updating-knowledge.md"
+        )
         warning = (
             f"This report's knowledge is more than a year old: {parts}. Facts about the "
-            "frameworks may have changed since; update advisor, or see docs/updating-knowledge.md."
+            f"frameworks may have changed since; {fix}."
         )
     return {
         "as_of": as_of.isoformat() if as_of else None,

@@ -58,6 +58,7 @@ def why(decision: Decision) -> dict[str, Any]:
                     {"fact": k, "value": _fact_value(v)} for k, v in rule.facts_used.items()
                 ],
                 "measured": bool(rule.facts_used),
+                "pack": rule.pack,
             }
         )
     fired = {r.id for r in decision.rules}
