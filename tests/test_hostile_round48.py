@@ -85,3 +85,28 @@ def test_a_report_says_which_rules_came_from_the_users_own_pack(tmp_path: Path) 
     assert {r["id"]: r["pack"] for r in data["rules"]}["HW907"] == "mine"
     bundled = json.loads(run(*args[:4], "--format", "json", cwd=tmp_path).out)
     assert bundled["ruleset"]["packs"] == [] and all(r["pack"] is None for r in bundled["rules"])
+
+
+@pytest.mark.parametrize("where", [("--probes", "none"), ("--as-of", "2020-01")])
+def test_refresh_probes_where_no_probe_runs_is_a_usage_error(tmp_path: Path, where) -> None:
+    (tmp_path / "p.yaml").write_text(THREE)
+    result = run("recommend", "p.yaml", *where, "--refresh-probes", cwd=tmp_path)
+    assert result.code == 2 and "--refresh-probes" in result.err
+    assert len(result.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("seed", "said"),
+    [("9007199254740992", "is above"), ("-9007199254740992", "is below"), ("9" * 5000, "4,000")],
+)
+def test_a_seed_is_one_every_json_reader_keeps_exact(tmp_path: Path, seed: str, said: str) -> None:
+    (tmp_path / "p.yaml").write_text(THREE)
+    result = run("recommend", "p.yaml", "--probes", "none", "--seed", seed, cwd=tmp_path)
+    assert result.code == 2 and said in result.err
+
+
+def test_every_framework_vetoed_has_no_hedge_between_them(tmp_path: Path) -> None:
+    veto = "veto: {pytorch: 'Out, says this note of ours.', jax: 'Out, says this note of ours.', "
+    veto += "tensorflow: 'Out, says this note of ours.'}"
+    data = _confidence(tmp_path, "purpose: research\nmigrating_away: false\n", "", veto)
+    assert data["all_vetoed"] and data["hedge"] is None

@@ -35,23 +35,31 @@ class AsciiInt(click.ParamType):
 
     name = "integer"
 
-    def __init__(self, minimum: int | None = None) -> None:
+    def __init__(self, minimum: int | None = None, maximum: int | None = None) -> None:
         self.minimum = minimum
+        self.maximum = maximum
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):
             number = value
         else:
             text = str(value)
+            if len(text) > 4000 and re.fullmatch(r"[+-]?[0-9]+", text):
+                self.fail(f"{clip(text, 40)!r} has more than 4,000 digits.", param, ctx)
             if not re.fullmatch(r"[+-]?[0-9]{1,4000}", text):
                 self.fail(f"{clip(text, 40)!r} is not an integer in ASCII digits.", param, ctx)
             number = int(text)
         if self.minimum is not None and number < self.minimum:
-            self.fail(f"{number} is below {self.minimum}.", param, ctx)
+            self.fail(f"{clip(number, 40)} is below {self.minimum}.", param, ctx)
+        if self.maximum is not None and number > self.maximum:
+            self.fail(f"{clip(number, 40)} is above {self.maximum}.", param, ctx)
         return number
 
 
 ASCII_INT = AsciiInt()
+# a seed every JSON reader keeps exact (JavaScript's numbers hold integers to 2**53 - 1)
+JSON_SAFE = 2**53 - 1
+SEED = AsciiInt(minimum=-JSON_SAFE, maximum=JSON_SAFE)
 ASCII_COUNT = AsciiInt(minimum=0)  # a number of days, items...: 0 or more
 
 

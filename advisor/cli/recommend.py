@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from advisor.cli.options import ASCII_INT, FORMATS, PROBE_LEVELS, progress, python_option
+from advisor.cli.options import FORMATS, PROBE_LEVELS, SEED, progress, python_option
 from advisor.cli.output import emit, interpreter_paths, named_html, named_json
 from advisor.model.errors import InputError
 
@@ -43,7 +43,7 @@ from advisor.model.errors import InputError
 @click.option("--template", metavar="PATH", help="Render with a custom Jinja template (sandboxed).")
 @click.option(
     "--seed",
-    type=ASCII_INT,
+    type=SEED,
     default=0,
     show_default=True,
     help="Seed of the Monte-Carlo sensitivity.",
@@ -99,6 +99,12 @@ def recommend(
                 field="--as-of",
             )
         probes = "none"
+    if refresh_probes and probes == "none":
+        raise InputError(
+            "it measures again, and no probe runs with --probes none (or --as-of): drop it or "
+            "pick the probes to run",
+            field="--refresh-probes",
+        )
     if python and probes == "none":
         raise InputError(
             "it names interpreters for the probes, and no probe runs with --probes none "

@@ -379,5 +379,5 @@ def _nothing_fits(ruleset: RuleSet) -> Recommendation:
         install=None,
         stack=[],
         starter=None,
-        hedge=ruleset.meta.hedge,
+        hedge=None,  # nothing is recommended, so no hedge between the frameworks ruled out
     )

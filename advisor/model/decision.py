@@ -113,7 +113,7 @@ class Recommendation(BaseModel):
     stack: list[StackItem]
     starter: str | None
     starter_note: str | None = None  # what the starter shows, when fitted to the profile
-    hedge: str
+    hedge: str | None  # None when every framework is vetoed: nothing to hedge between
 
 
 class FitChange(BaseModel):
