@@ -110,3 +110,14 @@ def test_every_framework_vetoed_has_no_hedge_between_them(tmp_path: Path) -> Non
     veto += "tensorflow: 'Out, says this note of ours.'}"
     data = _confidence(tmp_path, "purpose: research\nmigrating_away: false\n", "", veto)
     assert data["all_vetoed"] and data["hedge"] is None
+
+
+def test_a_lone_surrogate_from_a_template_is_shown_as_its_escape(tmp_path: Path) -> None:
+    """Round 48: it came out as three U+FFFD (encoded with surrogatepass, decoded 'replace')."""
+    (tmp_path / "t.j2").write_text('{{ "a\\ud800b" }}\n')
+    result = run(
+        "recommend", "--example", "student-starter", "--probes", "none", "--template", "t.j2",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    assert result.out.strip() == "a\\ud800b"

@@ -146,7 +146,10 @@ def _result(payload: bytes, overflow: bool, timed_out: bool, status: int, name: 
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
         raise InputError(f"template used more than {CPU_SECONDS} s of CPU time; stopped", path=name)
     if payload.startswith(b"OK\n"):
-        return payload[3:].decode("utf-8", "replace")
+        try:  # a lone surrogate the child passed comes back as one, shown as its escape
+            return payload[3:].decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            return payload[3:].decode("utf-8", "replace")
     if payload.startswith(b"ER\n"):
         try:
             info = json.loads(payload[3:])
