@@ -132,7 +132,9 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     support = firm_support(ev, ruleset, context)  # context: what the profile said
     # too thin: nothing fired, or a few answers and no decisive fact that rests on them (one
     # that holds only through an unsaid answer, read at its default, rests on none)
-    few = len(answered) < ruleset.meta.decision.thin_profile_answers
+    # a priority left at 3, the neutral weight, says no more than leaving it out
+    telling = [a for a in answered if not (a.startswith("priorities.") and context.get(a) == 3)]
+    few = len(telling) < ruleset.meta.decision.thin_profile_answers
     thin = not ev.fired or (few and not any(support.firm.values()))
     # a ruled-out framework's decisive facts oppose nothing the user can still choose
     conflict = decisive_conflict({fw: v for fw, v in ev.favoured.items() if not ev.vetoes[fw]})
@@ -310,7 +312,7 @@ def _recommendation(
         # backed: decisive facts that rest on what was said put it ahead of its runner-up,
         # or no rival is left standing
         backed=support.backs(
-            first.framework, runner_up.framework if runner_up else None, ev.decisive
+            first.framework, {e.framework: e.vetoed for e in ranking}, ev.decisive
         ),
         assumed=tuple(support.assumed[first.framework]),
         weak_route=weak,

@@ -153,15 +153,18 @@ class Support:
     assumed: dict[str, list[str]]  # unsaid answers whose default reading helps it
     only_assumed_vetoes: set[str]  # frameworks vetoed only by rules resting on them
 
-    def backs(self, winner: str, rival: str | None, decisive: dict[str, float]) -> bool:
-        """Whether what was said puts ``winner`` ahead: its decisive units without the
-        favourable ones resting on unsaid answers beat the rival's without the ones against
-        it resting on them (or, no rival standing, every rival's veto rests on answers)."""
-        if rival is None:
-            return not self.only_assumed_vetoes - {winner}
+    def backs(self, winner: str, vetoed: dict[str, bool], decisive: dict[str, float]) -> bool:
+        """Whether what was said puts ``winner`` ahead of every rival a said answer has not
+        ruled out (one vetoed only through unsaid answers counts as standing): its decisive
+        units without the favourable ones resting on unsaid answers beat each such rival's
+        without the ones against it resting on them."""
         ours = decisive[winner] - self.favourable_unsaid[winner]
-        theirs = decisive[rival] - self.against_unsaid[rival]
-        return ours > theirs
+        rivals = [
+            fw
+            for fw in FRAMEWORKS
+            if fw != winner and not (vetoed[fw] and fw not in self.only_assumed_vetoes)
+        ]
+        return all(ours > decisive[fw] - self.against_unsaid[fw] for fw in rivals)
 
 
 def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> Support:
@@ -205,13 +208,17 @@ def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> S
 
 def assumed_answers(rule: Rule, context: dict[str, Any]) -> list[str]:
     """The unsaid answers a fired rule needs at their defaults (``unsaid: true``) to fire:
-    each one, made unknown, leaves the rule's condition not true."""
+    each one, made unknown, leaves the rule's condition not true. An exception under a
+    ``not`` beside a said answer is no such need; but a rule that rests on no said answer
+    at all (its condition only a ``not``, say) needs every unsaid answer it reads."""
     assert rule.condition is not None
     out = []
     for path in sorted(rule.condition.required_fields() - context.keys()):
         if rule.condition.evaluate({**context, path: None}) is not True:
             out.append(path)
-    return out
+    if out or rule.condition.required_fields() & context.keys():
+        return out
+    return sorted(p for p in rule.condition.fields() - context.keys() if not p.startswith("facts."))
 
 
 def combine(decisive: float, soft: float, model: DecisionModel) -> float:

@@ -119,7 +119,13 @@ def breakdown(decision: Decision) -> dict[str, Any]:
         "rows": rows,
         "decisive": decisive if any(decisive.values()) else None,
         "moved": [r for r in rows if r["moved"]],
-        "unmoved": [r["criterion"] for r in rows if not r["moved"]],
+        # a criterion whose rules fired with no points (a veto, a decisive fact, a weight of
+        # 0) is not one where "no rule fired"
+        "unmoved": [
+            r["criterion"]
+            for r in rows
+            if not r["moved"] and r["id"] not in {rule.criterion for rule in decision.rules}
+        ],
         "totals": {e.framework: e.soft for e in ranking},
         "scores": {e.framework: e.score for e in ranking},
         "order": [e.framework for e in ranking],

@@ -1,0 +1,82 @@
+"""Red-team round 49: what backs a verdict when answers are unsaid, and thin profiles."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hostile_support import run
+
+PACKS = Path(__file__).parent / "fixtures" / "round49"
+THREE = "purpose: research\ndomains: [nlp]\nteam: {size: 3}\n"
+
+
+def _verdict(tmp_path: Path, profile: str, pack: str | None = None) -> dict:
+    args = ["recommend", "p.yaml", "--probes", "none", "--format", "json"]
+    if pack:
+        (tmp_path / "pack").mkdir(exist_ok=True)
+        shutil.copy(PACKS / f"{pack}.yaml", tmp_path / "pack" / "legacy.yaml")
+        args += ["--rules", "pack"]
+    (tmp_path / "p.yaml").write_text(profile)
+    result = run(*args, cwd=tmp_path)
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    rec = data["recommendation"]
+    return {**rec, "thin": data["thin_profile"], "data": data}
+
+
+def test_an_unsaid_answer_read_under_a_not_backs_nothing(tmp_path: Path) -> None:
+    """p1: a decisive rule whose whole condition is {not: {migrating_away eq true, unsaid:
+    false}} gave an empty profile "high"."""
+    empty = _verdict(tmp_path, "{}\n", "p1")
+    assert empty["confidence"] == "low" and empty["thin"]
+    three = _verdict(tmp_path, THREE, "p1")
+    assert three["confidence"] == "medium" and "migrating_away" in three["confidence_capped"]
+
+
+def test_a_rival_vetoed_only_through_an_unsaid_answer_still_counts(tmp_path: Path) -> None:
+    """p6: JAX leads on a said decisive fact but is vetoed only through unsaid
+    migrating_away; PyTorch had been 'high'."""
+    three = _verdict(tmp_path, THREE, "p6")
+    assert three["framework"] == "pytorch" and three["confidence"] == "medium"
+    assert "migrating_away" in three["confidence_capped"]
+    said = _verdict(tmp_path, THREE + "migrating_away: true\n", "p6")
+    assert said["framework"] == "jax"
+
+
+def test_a_rival_already_beaten_and_also_vetoed_through_an_unsaid_answer_demotes_nothing(
+    tmp_path: Path,
+) -> None:
+    """p7: JAX leads on a said decisive fact; TensorFlow, also vetoed through an unsaid
+    answer, had demoted it to medium with a false reason."""
+    for profile in (THREE, THREE + "migrating_away: true\n"):
+        verdict = _verdict(tmp_path, profile, "p7")
+        assert (verdict["framework"], verdict["confidence"]) == ("jax", "high")
+        assert verdict["confidence_capped"] is None
+
+
+def test_priorities_left_at_the_neutral_3_do_not_thicken_a_profile(tmp_path: Path) -> None:
+    one = _verdict(tmp_path, "ecosystem: {huggingface: true}\n")
+    neutral = _verdict(
+        tmp_path,
+        "ecosystem: {huggingface: true}\npriorities: {raw_performance: 3, learning_curve: 3}\n",
+    )
+    assert one["thin"] and neutral["thin"] and neutral["confidence"] == "low"
+
+
+def test_a_criterion_whose_rule_vetoed_is_not_one_where_no_rule_fired(tmp_path: Path) -> None:
+    (tmp_path / "p.yaml").write_text("migrating_away: true\nexisting_code: [pytorch]\n")
+    text = run("recommend", "p.yaml", "--probes", "none", cwd=tmp_path).out
+    assert "PyTorch is ruled out" in text and "(rule `LEG105`)" in text
+    fired_none = next(line for line in text.splitlines() if line.startswith("No rule fired"))
+    assert "Legacy" not in fired_none
+
+
+@pytest.mark.parametrize("pack", ["p1", "p6", "p7"])
+def test_the_round49_packs_are_valid(tmp_path: Path, pack: str) -> None:
+    (tmp_path / "pack").mkdir()
+    shutil.copy(PACKS / f"{pack}.yaml", tmp_path / "pack" / "legacy.yaml")
+    result = run("rules", "check", "pack", cwd=tmp_path)
+    assert result.code == 0, result.err
