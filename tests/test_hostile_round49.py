@@ -80,3 +80,31 @@ def test_the_round49_packs_are_valid(tmp_path: Path, pack: str) -> None:
     shutil.copy(PACKS / f"{pack}.yaml", tmp_path / "pack" / "legacy.yaml")
     result = run("rules", "check", "pack", cwd=tmp_path)
     assert result.code == 0, result.err
+
+
+def _soft_pack(folder: Path, rule_id: str, checked: str) -> None:
+    folder.mkdir()
+    (folder / "hardware.yaml").write_text(
+        f"rules:\n  - id: {rule_id}\n    title: My own hardware preference\n"
+        "    criterion: hardware\n    when: {field: purpose, eq: research}\n"
+        "    effects: {pytorch: 1, jax: 1}\n"
+        "    why: Our lab prefers these two frameworks for research on our cluster.\n"
+        f"    evidence:\n      - {{title: My note, source: me, year: 2019, checked: {checked},"
+        " claim: We prefer these.}\n"
+        "    examples:\n      fire: [{purpose: research}]\n      ok: [{purpose: production}]\n"
+    )
+
+
+def test_the_staleness_warning_names_every_stale_pack_rule_and_only_due_remedies(
+    tmp_path: Path,
+) -> None:
+    """Round 49: only the pack rules at the single oldest date were named, and 'update
+    advisor' was offered though the advisor's own evidence was current."""
+    _soft_pack(tmp_path / "packA", "HW914", "2020-01-05")
+    _soft_pack(tmp_path / "packB", "HW915", "2021-06-01")
+    (tmp_path / "p.yaml").write_text(THREE)
+    args = ("recommend", "p.yaml", "--probes", "none", "--rules", "packA", "--rules", "packB")
+    warning = json.loads(run(*args, "--format", "json", cwd=tmp_path).out)["knowledge"]
+    text = warning["stale_warning"]
+    assert "HW914 (packA), HW915 (packB)" in text
+    assert "update advisor" not in text  # the bundled evidence that fired is current

@@ -35,23 +35,9 @@ def knowledge(decision: Decision, today: date) -> dict[str, Any]:
     warning = None
     if old:
         parts = "; ".join(f"{what} {day} ({(today - day).days} days ago)" for what, day in old)
-        # evidence a user's pack cites is the pack's to refresh, not the advisor's
-        stale_own = sorted(
-            {
-                f"{r.id} ({r.pack})"
-                for r in decision.rules
-                if r.pack and as_of in {e.checked for e in r.evidence}
-            }
-        )
-        fix = (
-            f"refresh the evidence of your own rules {', '.join(stale_own)}, update advisor, "
-            "or see docs/updating-knowledge.md"
-            if stale_own and as_of is not None and (today - as_of).days > STALE_AFTER_DAYS
-            else "update advisor, or see docs/updating-knowledge.md"
-        )
         warning = (
             f"This report's knowledge is more than a year old: {parts}. Facts about the "
-            f"frameworks may have changed since; {fix}."
+            f"frameworks may have changed since; {_remedy(decision, today, snapshot)}."
         )
     return {
         "as_of": as_of.isoformat() if as_of else None,
@@ -59,6 +45,27 @@ def knowledge(decision: Decision, today: date) -> dict[str, Any]:
         "snapshot_date": snapshot.isoformat(),
         "stale_warning": warning,
     }
+
+
+def _remedy(decision: Decision, today: date, snapshot: date) -> str:
+    """What makes the warning go: refreshing the user's own pack rules whose evidence is over
+    a year old (each named), updating the advisor when its own evidence or snapshot is."""
+
+    def stale(day: date | None) -> bool:
+        return day is not None and (today - day).days > STALE_AFTER_DAYS
+
+    own = sorted(
+        {
+            f"{r.id} ({r.pack})"
+            for r in decision.rules
+            if r.pack and any(stale(e.checked) for e in r.evidence)
+        }
+    )
+    bundled = [e.checked for r in decision.rules if not r.pack for e in r.evidence]
+    ours = stale(snapshot) or any(stale(day) for day in bundled)
+    steps = [f"refresh the evidence of your own rules {', '.join(own)}"] if own else []
+    steps += ["update advisor"] if ours or not own else []
+    return ", ".join([*steps, "or see docs/updating-knowledge.md"])
 
 
 def package_release(ref: str | None) -> str | None:
