@@ -108,3 +108,20 @@ def test_the_staleness_warning_names_every_stale_pack_rule_and_only_due_remedies
     text = warning["stale_warning"]
     assert "HW914 (packA), HW915 (packB)" in text
     assert "update advisor" not in text  # the bundled evidence that fired is current
+
+
+def test_a_change_that_lets_every_framework_fit_names_them_all(tmp_path: Path) -> None:
+    """Round 49: 'one change would let JAX fit' (alphabetical), while PyTorch then wins."""
+    (tmp_path / "pack").mkdir()
+    reason = "Our research office forbids every framework for now."
+    (tmp_path / "pack" / "legacy.yaml").write_text(
+        "rules:\n  - id: LEG990\n    title: Research rules out everything here\n"
+        "    criterion: legacy\n    when: {field: purpose, eq: research}\n    veto:\n"
+        f"      pytorch: {reason}\n      jax: {reason}\n      tensorflow: {reason}\n"
+        "    why: Our research office forbids every framework for now, by policy.\n"
+        "    evidence:\n      - {title: My note, source: me, year: 2024, claim: All vetoed.}\n"
+        "    examples:\n      fire: [{purpose: research}]\n      ok: [{purpose: production}]\n"
+    )
+    (tmp_path / "p.yaml").write_text(THREE)
+    text = run("recommend", "p.yaml", "--probes", "none", "--rules", "pack", cwd=tmp_path).out
+    assert "one change would let JAX, PyTorch and TensorFlow fit: purpose: research" in text

@@ -186,7 +186,10 @@ def _no_fit_sentence(no_fit: NoFit | None) -> str:
     )
     fix = next((c for c in items if c.change), None)
     if fix:
-        hint = f"one change would let {DISPLAY_NAMES[fix.framework]} fit: {fix.change}"
+        # the same change may lift the vetoes on several: name each it lets fit
+        fits = [DISPLAY_NAMES[c.framework] for c in items if c.change == fix.change]
+        names = ", ".join(fits[:-1]) + f" and {fits[-1]}" if len(fits) > 1 else fits[0]
+        hint = f"one change would let {names} fit: {fix.change}"
     else:
         hint = "no single change of an answer lifts every veto on any framework"
     return (
