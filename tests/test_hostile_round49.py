@@ -125,3 +125,21 @@ def test_a_change_that_lets_every_framework_fit_names_them_all(tmp_path: Path) -
     (tmp_path / "p.yaml").write_text(THREE)
     text = run("recommend", "p.yaml", "--probes", "none", "--rules", "pack", cwd=tmp_path).out
     assert "one change would let JAX, PyTorch and TensorFlow fit: purpose: research" in text
+
+
+def test_rules_check_stale_lists_a_consistency_checks_evidence(tmp_path: Path) -> None:
+    """Round 49: --stale never listed the evidence a consistency check cites."""
+    (tmp_path / "pack" / "data").mkdir(parents=True)
+    (tmp_path / "pack" / "data" / "consistency.yaml").write_text(
+        "checks:\n  - id: CON901\n    title: Research with a team of three\n    when:\n"
+        "      all:\n        - {field: purpose, eq: research}\n"
+        "        - {field: team.size, eq: 3}\n"
+        "    message: research with three people is not something our office allows\n"
+        "    evidence:\n      - {title: My note, source: me, year: 2019, checked: 2019-01-05,"
+        " claim: We do not.}\n"
+        "    examples:\n      trip: [{purpose: research, team: {size: 3}}]\n"
+        "      ok: [{purpose: production}]\n"
+    )
+    result = run("rules", "check", "pack", "--stale", "30", cwd=tmp_path)
+    assert result.code == 1, result.err
+    assert "stale: CON901: My note: checked 2019-01-05" in result.out

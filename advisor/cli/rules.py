@@ -132,7 +132,7 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
     # ages count from the machine's own date: the latest date anywhere on Earth (`day`)
     # only keeps a date checked today somewhere from being refused as in the future
     local = today.date() if today else dt.date.today()
-    stale = stale_evidence(checked, stale_days, today=local)
+    stale = stale_evidence([*checked, *checks], stale_days, today=local)  # checks cite too
     for item in stale:
         click.echo(f"stale: {one_line(item)}")
     click.echo(

@@ -26,6 +26,7 @@ from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
 
 if TYPE_CHECKING:  # types only: rules.py calls check_user_citations as it loads a pack
+    from advisor.decide.consistency import Check
     from advisor.decide.rules import Rule, RuleSet
 
 __all__ = ["defined_ids", "load_source_ids", "sources_file"]
@@ -151,8 +152,9 @@ def citation_problems(
     return problems
 
 
-def stale_evidence(rules: Iterable[Rule], days: int, *, today: date) -> list[DatedEvidence]:
-    """Evidence of ``rules`` last checked more than ``days`` days before ``today`` (or never)."""
+def stale_evidence(rules: Iterable[Rule | Check], days: int, *, today: date) -> list[DatedEvidence]:
+    """Evidence of ``rules`` (and consistency checks) last checked more than ``days`` days
+    before ``today`` (or never)."""
     stale = []
     for rule in rules:
         for e in rule.evidence:
