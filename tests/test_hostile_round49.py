@@ -143,3 +143,16 @@ def test_rules_check_stale_lists_a_consistency_checks_evidence(tmp_path: Path) -
     result = run("rules", "check", "pack", "--stale", "30", cwd=tmp_path)
     assert result.code == 1, result.err
     assert "stale: CON901: My note: checked 2019-01-05" in result.out
+
+
+def test_a_packs_consistency_check_is_attributed_to_the_pack(tmp_path: Path) -> None:
+    """Round 49: a pack's check capped the confidence and read as bundled knowledge."""
+    test_rules_check_stale_lists_a_consistency_checks_evidence(tmp_path)  # writes pack/
+    (tmp_path / "p.yaml").write_text(THREE)
+    args = ("recommend", "p.yaml", "--probes", "none", "--rules", "pack")
+    text = run(*args, cwd=tmp_path).out
+    assert "+ 1 consistency check of your own (pack)" in text.splitlines()[2]
+    assert "(CON901: purpose, team.size; from your pack pack)" in text
+    data = json.loads(run(*args, "--format", "json", cwd=tmp_path).out)
+    assert data["ruleset"]["packs"] == ["pack"] and data["ruleset"]["pack_checks"] == 1
+    assert [c["pack"] for c in data["inconsistencies"]] == ["pack"]

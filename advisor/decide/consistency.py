@@ -290,3 +290,15 @@ def _run_examples(check: Check, doc: YamlDocument, loc: tuple[Any, ...], label: 
 
 def _error(message: str, doc: YamlDocument, loc: tuple[Any, ...], field: str) -> InputError:
     return InputError(message, path=doc.path, line=doc.line_of(loc), field=field)
+
+
+def checks_of_packs(check_files: dict[str, str], packs: list[Path]) -> dict[str, str]:
+    """Check id -> the user's pack folder whose data/consistency.yaml defines it (the
+    bundled checks are not listed)."""
+    out = {}
+    for check_id, file in check_files.items():
+        folder = Path(file).parent.parent.resolve()
+        mine = next((pack for pack in packs if folder == Path(pack).resolve()), None)
+        if mine is not None:
+            out[check_id] = str(mine)
+    return out

@@ -139,7 +139,10 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     # a ruled-out framework's decisive facts oppose nothing the user can still choose
     conflict = decisive_conflict({fw: v for fw, v in ev.favoured.items() if not ev.vetoes[fw]})
     full_context = build_context(scored.profile, scored.facts)  # stack and install choices
-    clashes = inconsistencies(ruleset.checks, scored.context)
+    clashes = [
+        c.model_copy(update={"pack": ruleset.added.get(c.id)})
+        for c in inconsistencies(ruleset.checks, scored.context)
+    ]
     recommendation = _recommendation(
         ranking,
         ev,
@@ -187,8 +190,15 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
             rule_count=len(ruleset.rules),
             as_of=ruleset.month,
             point_in_time=bool(ruleset.month and ruleset.month < knowledge_month()),
-            packs=sorted({ruleset.added[r.id] for r in ruleset.rules if r.id in ruleset.added}),
+            packs=sorted(
+                {
+                    ruleset.added[i]
+                    for i in [r.id for r in ruleset.rules] + [c.id for c in ruleset.checks]
+                    if i in ruleset.added
+                }
+            ),
             pack_rules=sum(r.id in ruleset.added for r in ruleset.rules),
+            pack_checks=sum(c.id in ruleset.added for c in ruleset.checks),
         ),
         probes_used=any(v is not None for k, v in context.items() if k.startswith("facts.")),
         answered=answered,

@@ -23,7 +23,7 @@ from advisor.decide.conditions import (
     ConditionError,
     parse_condition,
 )
-from advisor.decide.consistency import Check, load_pack_checks, release_checks
+from advisor.decide.consistency import Check, checks_of_packs, load_pack_checks, release_checks
 from advisor.decide.dating import (
     check_priors_started,
     check_routes_started,
@@ -129,7 +129,7 @@ class RuleSet:
     meta: PackMeta
     rules: list[Rule]
     sources: dict[str, str] = field(default_factory=dict)  # rule id -> file
-    added: dict[str, str] = field(default_factory=dict)  # rule id -> the user's pack folder
+    added: dict[str, str] = field(default_factory=dict)  # rule/check id -> the user's pack
     conditions: dict[tuple[str, str, int], Condition] = field(default_factory=dict)
     routes: RouteTable | None = None  # the routes in force at the view's month
     # Everything the pack holds, dated, from which at() builds a view:
@@ -371,6 +371,7 @@ def load_ruleset(
                 added[rule.id] = str(path.parent)
             rules.append(rule)
     checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today, fixtures)
+    added.update(checks_of_packs(check_files, extra_dirs or []))
     full = RuleSet(meta, rules, sources, added, conditions, routes, checks=checks)
     full.check_sources = check_files
     if extra_dirs and dates_checked:  # as `rules check` finds them, after the rest loaded

@@ -153,6 +153,7 @@ class RulesetInfo(BaseModel):
     asked: bool = False  # True: the month was asked for (--as-of), even today's own
     packs: list[str] = Field(default_factory=list)  # the user's packs with rules in force
     pack_rules: int = 0  # how many rules in force came from them
+    pack_checks: int = 0  # how many consistency checks in force came from them
 
 
 class Inconsistency(BaseModel):
@@ -163,6 +164,7 @@ class Inconsistency(BaseModel):
     message: str
     fields: list[str]
     until: str | None = None  # a dated check: the month the thing named became available
+    pack: str | None = None  # the user's pack folder it came from (--rules); None: bundled
 
 
 class Decision(BaseModel):

@@ -33,7 +33,7 @@ def basis(decision: Decision) -> dict[str, Any]:
 
 
 def _inconsistent(check: Inconsistency, decision: Decision) -> str:
-    fields = ", ".join(check.fields)
+    fields = ", ".join(check.fields) + (f"; from your pack {check.pack}" if check.pack else "")
     if check.until and decision.ruleset.point_in_time and decision.ruleset.as_of:
         return f"{check.message}: not yet in {decision.ruleset.as_of} ({check.id}: {fields})"
     return f"{check.message} ({check.id}: {fields})"
