@@ -74,7 +74,7 @@ def test_a_criterion_whose_rule_vetoed_is_not_one_where_no_rule_fired(tmp_path: 
     assert "Legacy" not in fired_none
 
 
-@pytest.mark.parametrize("pack", ["p1", "p6", "p7"])
+@pytest.mark.parametrize("pack", ["p1", "p6", "p7", "p9"])
 def test_the_round49_packs_are_valid(tmp_path: Path, pack: str) -> None:
     (tmp_path / "pack").mkdir()
     shutil.copy(PACKS / f"{pack}.yaml", tmp_path / "pack" / "legacy.yaml")
@@ -156,3 +156,12 @@ def test_a_packs_consistency_check_is_attributed_to_the_pack(tmp_path: Path) -> 
     data = json.loads(run(*args, "--format", "json", cwd=tmp_path).out)
     assert data["ruleset"]["packs"] == ["pack"] and data["ruleset"]["pack_checks"] == 1
     assert [c["pack"] for c in data["inconsistencies"]] == ["pack"]
+
+
+def test_a_decisive_fact_against_the_rivals_is_listed_for_the_framework_it_spares(
+    tmp_path: Path,
+) -> None:
+    """p9: units against JAX and TensorFlow backed a "high" PyTorch but no list showed it."""
+    verdict = _verdict(tmp_path, THREE + "migrating_away: false\n", "p9")
+    assert verdict["confidence"] == "high"
+    assert verdict["data"]["decisive_facts"] == {"pytorch": ["LEG902"]}

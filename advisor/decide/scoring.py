@@ -132,8 +132,8 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
                 support[fw] += 1
             if rule_decisive[fw]:  # facts, not preferences: no priority switches them off
                 decisive[fw] += rule_decisive[fw]
-                if rule_decisive[fw] > 0:
-                    favoured[fw].append(rule.id)
+        for fw in _favoured_by(rule_decisive):
+            favoured[fw].append(rule.id)
         for fw, reason in rule.veto.items():
             vetoes[fw].append(f"{rule.id}: {reason}")
     model = ruleset.meta.decision
@@ -165,6 +165,16 @@ class Support:
             if fw != winner and not (vetoed[fw] and fw not in self.only_assumed_vetoes)
         ]
         return all(ours > decisive[fw] - self.against_unsaid[fw] for fw in rivals)
+
+
+def _favoured_by(units: dict[str, float]) -> list[str]:
+    """The frameworks a decisive fact favours: those it gives units, or, when it only takes
+    units away (a fact against the rivals), those it spares."""
+    if any(u > 0 for u in units.values()):
+        return [fw for fw in FRAMEWORKS if units[fw] > 0]
+    if any(u < 0 for u in units.values()):
+        return [fw for fw in FRAMEWORKS if units[fw] == 0]
+    return []
 
 
 def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> Support:
