@@ -379,7 +379,7 @@ def test_a_decisive_fact_that_assumes_an_unsaid_answer_backs_no_high_verdict() -
     assert rec.framework == "tensorflow" and "LEG101" in unsaid.decisive_facts["tensorflow"]
     assert rec.confidence == "medium"
     assert rec.confidence_capped == (
-        "its decisive fact assumes answers the profile omits: migrating_away, weighing_a_move"
+        "what backs it assumes answers the profile omits: migrating_away, weighing_a_move"
     )
     half = {**LARGE_TF, "migrating_away": False}  # still silent on weighing a move
     assert decide(Profile.model_validate(half), None, PACK).recommendation.confidence_capped

@@ -124,7 +124,7 @@ def test_a_change_that_lets_every_framework_fit_names_them_all(tmp_path: Path) -
     )
     (tmp_path / "p.yaml").write_text(THREE)
     text = run("recommend", "p.yaml", "--probes", "none", "--rules", "pack", cwd=tmp_path).out
-    assert "one change would let JAX, PyTorch and TensorFlow fit: purpose: research" in text
+    assert "one change would let PyTorch, JAX and TensorFlow fit: purpose: research" in text
 
 
 def test_rules_check_stale_lists_a_consistency_checks_evidence(tmp_path: Path) -> None:
@@ -165,3 +165,107 @@ def test_a_decisive_fact_against_the_rivals_is_listed_for_the_framework_it_spare
     verdict = _verdict(tmp_path, THREE + "migrating_away: false\n", "p9")
     assert verdict["confidence"] == "high"
     assert verdict["data"]["decisive_facts"] == {"pytorch": ["LEG902"]}
+
+
+# ---------------------------------------------------------------- round 50 (attacking 49)
+
+PACK_RULE = """  - id: {id}
+    title: A fact of our own about this project
+    criterion: legacy
+    {tier}
+    when: {when}
+    {what}
+    why: Our own note says so for every project of this kind here.
+    evidence:
+      - {{title: My note, source: me, year: 2024, claim: Our own note.}}
+    examples:
+      fire: [{fire}]
+      ok: [{ok}]
+"""
+
+
+def _pack(tmp_path: Path, *rules: dict[str, str]) -> None:
+    (tmp_path / "pack").mkdir(exist_ok=True)
+    body = "".join(PACK_RULE.format(**{"tier": "tier: decisive", **r}) for r in rules)
+    (tmp_path / "pack" / "legacy.yaml").write_text("rules:\n" + body)
+
+
+def _run(tmp_path: Path, profile: str) -> dict:
+    (tmp_path / "p.yaml").write_text(profile)
+    args = ("recommend", "p.yaml", "--probes", "none", "--rules", "pack", "--format", "json")
+    result = run(*args, cwd=tmp_path)
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    return {**data["recommendation"], "thin": data["thin_profile"], "data": data}
+
+
+NOT_MIGRATING = "{not: {field: migrating_away, eq: true, unsaid: false}}"
+
+
+@pytest.mark.parametrize(
+    ("when", "profile"),
+    [
+        # a measured fact is no said answer (facts are always in the context)
+        (f"{{any: [{{field: facts.accelerator_count, gt: 1000}}, {NOT_MIGRATING}]}}", "{}\n"),
+        # a said answer that is false does not carry the unsaid branch of an any
+        (f"{{any: [{{field: purpose, eq: research}}, {NOT_MIGRATING}]}}", "purpose: production\n"),
+        # two unsaid branches of an any hide each other one at a time
+        (
+            "{all: [{field: purpose, eq: production}, {any: [{field: migrating_away, eq: false,"
+            " unsaid: true}, {field: weighing_a_move, eq: false, unsaid: true}]}]}",
+            "purpose: production\n",
+        ),
+        # not-not is the condition itself, not an exception
+        (
+            "{all: [{field: purpose, eq: production}, {not: {not: {field: migrating_away, eq:"
+            " false, unsaid: true}}}]}",
+            "purpose: production\n",
+        ),
+    ],
+)
+def test_a_decisive_fact_that_needs_an_unsaid_answer_backs_nothing(
+    tmp_path: Path, when: str, profile: str
+) -> None:
+    _pack(tmp_path, {"id": "LEG971", "when": when, "what": "effects: {jax: 1}",
+                     "fire": "{purpose: production}", "ok": "{migrating_away: true}"})  # fmt: skip
+    thin = _run(tmp_path, profile)
+    assert thin["confidence"] == "low" and thin["thin"]
+    base = "" if profile == "{}\n" else profile
+    more = "domains: [nlp]\nteam: {size: 3}\n" + ("" if base else "deployment: {serving: none}\n")
+    fuller = _run(tmp_path, base + more)
+    assert fuller["confidence"] == "medium" and "migrating_away" in fuller["confidence_capped"]
+
+
+def test_a_fact_against_one_framework_is_no_conflict(tmp_path: Path) -> None:
+    """a2: a fact only against JAX had 'favoured' PyTorch and TensorFlow, a conflict."""
+    _pack(
+        tmp_path,
+        {"id": "LEG950", "when": "{field: purpose, eq: research}", "what": "effects: {jax: -1}",
+         "fire": "{purpose: research}", "ok": "{purpose: production}"},
+        {"id": "LEG951", "when": "{field: domains, contains: nlp}",
+         "what": "effects: {pytorch: 1}", "fire": "{domains: [nlp]}", "ok": "{domains: [rl]}"},
+    )  # fmt: skip
+    verdict = _run(tmp_path, THREE)
+    assert verdict["data"]["decisive_conflict"] is False
+    assert verdict["data"]["decisive_facts"] == {"pytorch": ["LEG951"]}
+    assert verdict["confidence"] == "high"
+
+
+def test_the_no_fit_change_names_every_framework_it_lets_fit(tmp_path: Path) -> None:
+    """v1: 'team.size 3 -> 2' lifts PyTorch's veto too, but only JAX was named."""
+    veto = "veto: {{{fw}: 'Ruled out here by our own note.'}}"
+    _pack(
+        tmp_path,
+        {"id": "LEG994", "tier": "", "when": "{field: team.size, eq: 3}",
+         "what": veto.format(fw="jax"), "fire": "{team: {size: 3}}", "ok": "{team: {size: 2}}"},
+        {"id": "LEG995", "tier": "",
+         "when": "{all: [{field: purpose, eq: research}, {field: team.size, eq: 3}]}",
+         "what": veto.format(fw="pytorch"), "fire": "{purpose: research, team: {size: 3}}",
+         "ok": "{purpose: production}"},
+        {"id": "LEG996", "tier": "", "when": "{field: domains, contains: nlp}",
+         "what": veto.format(fw="tensorflow"), "fire": "{domains: [nlp]}",
+         "ok": "{domains: [rl]}"},
+    )  # fmt: skip
+    (tmp_path / "p.yaml").write_text(THREE)
+    text = run("recommend", "p.yaml", "--probes", "none", "--rules", "pack", cwd=tmp_path).out
+    assert "one change would let PyTorch and JAX fit: team.size: 3 → 2" in text

@@ -98,10 +98,13 @@ class Condition:
     def fields(self) -> set[str]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def required_fields(self) -> set[str]:
-        """The fields the condition needs to hold, not those under a ``not`` (an exception
-        that would make it stand aside): a fact does not rest on an exception left unsaid."""
-        return set().union(*(p.required_fields() for p in getattr(self, "parts", ())))
+    def required_fields(self, in_all: bool = False) -> set[str]:
+        """The fields the condition needs to hold, not those under a ``not`` that is one
+        part of an ``all`` (an exception that would make it stand aside): a fact does not
+        rest on an exception left unsaid. A ``not`` elsewhere (alone, or one branch of an
+        ``any``) can make the condition hold by itself, so its fields count."""
+        inner = isinstance(self, All)
+        return set().union(*(p.required_fields(inner) for p in getattr(self, "parts", ())))
 
     def literals(self) -> dict[str, set[Any]]:
         """Literal values compared with each field (used to find tipping points)."""
@@ -172,8 +175,10 @@ class Not(Condition):
     def fields(self) -> set[str]:
         return self.part.fields()
 
-    def required_fields(self) -> set[str]:
-        return set()
+    def required_fields(self, in_all: bool = False) -> set[str]:
+        if isinstance(self.part, Not):  # not-not is the condition itself
+            return self.part.part.required_fields(in_all)
+        return set() if in_all else self.part.fields()
 
     def literals(self) -> dict[str, set[Any]]:
         return self.part.literals()
@@ -221,7 +226,7 @@ class Compare(Condition):
     def fields(self) -> set[str]:
         return {self.path}
 
-    def required_fields(self) -> set[str]:
+    def required_fields(self, in_all: bool = False) -> set[str]:
         return self.fields()
 
     def literals(self) -> dict[str, set[Any]]:

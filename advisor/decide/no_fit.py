@@ -29,6 +29,7 @@ def explain_no_fit(
     base = SaidContext(profile, facts)
     best: dict[str, tuple[float, str, Any, Any]] = {}
     ruled_out = 0
+    lets_fit: dict[tuple[str, str], list[str]] = {}  # a change -> every framework it lets fit
     # the bundled rules veto on answers only, but a user pack's veto may read a priority
     read = {
         f
@@ -47,8 +48,11 @@ def explain_no_fit(
             # not a change anyone can make: it contradicts other answers
             ruled_out += any(not result.vetoes[fw] for fw in FRAMEWORKS)
             continue
-        for fw in FRAMEWORKS:
-            if not result.vetoes[fw] and (fw not in best or cost < best[fw][0]):
+        fit = [fw for fw in FRAMEWORKS if not result.vetoes[fw]]
+        if fit:
+            lets_fit[(path, repr(new))] = fit
+        for fw in fit:
+            if fw not in best or cost < best[fw][0]:
                 best[fw] = (cost, path, old, new)
     changes = []
     for fw in FRAMEWORKS:
@@ -73,6 +77,7 @@ def explain_no_fit(
                 to_value=found[3] if found else None,
                 vetoed_by=rule_ids,
                 fields=fields,
+                lets_fit=lets_fit.get((found[1], repr(found[3])), [fw]) if found else [],
             )
         )
     changes.sort(key=lambda c: (c.change is None, best.get(c.framework, (0,))[0], c.framework))

@@ -170,11 +170,13 @@ class Support:
 def _favoured_by(units: dict[str, float]) -> list[str]:
     """The frameworks a decisive fact favours: those it gives units, or, when it only takes
     units away (a fact against the rivals), those it spares."""
-    if any(u > 0 for u in units.values()):
-        return [fw for fw in FRAMEWORKS if units[fw] > 0]
-    if any(u < 0 for u in units.values()):
-        return [fw for fw in FRAMEWORKS if units[fw] == 0]
-    return []
+    top = max(units.values(), default=0.0)
+    if top > 0:  # one fact favours those it gives the most (a fact never conflicts with itself)
+        return [fw for fw in FRAMEWORKS if units[fw] == top]
+    spared = [fw for fw in FRAMEWORKS if units[fw] == 0]
+    # a fact against every rival favours the one it spares; one against a single framework
+    # favours none of the others in particular (it would read as a conflict between them)
+    return spared if len(spared) == 1 and any(u < 0 for u in units.values()) else []
 
 
 def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> Support:
@@ -218,16 +220,18 @@ def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> S
 
 def assumed_answers(rule: Rule, context: dict[str, Any]) -> list[str]:
     """The unsaid answers a fired rule needs at their defaults (``unsaid: true``) to fire:
-    each one, made unknown, leaves the rule's condition not true. An exception under a
-    ``not`` beside a said answer is no such need; but a rule that rests on no said answer
-    at all (its condition only a ``not``, say) needs every unsaid answer it reads."""
+    those it requires (Condition.required_fields: not an exception under a ``not`` beside
+    other parts of an ``all``), when the rule no longer holds with all of them unknown at
+    once (two unsaid branches of an ``any`` would hide each other one at a time). Measured
+    facts are no answer: a rule that rests on no said answer needs every unsaid one it
+    reads."""
     assert rule.condition is not None
-    out = []
-    for path in sorted(rule.condition.required_fields() - context.keys()):
-        if rule.condition.evaluate({**context, path: None}) is not True:
-            out.append(path)
-    if out or rule.condition.required_fields() & context.keys():
-        return out
+    required = {p for p in rule.condition.required_fields() if not p.startswith("facts.")}
+    unsaid = sorted(required - context.keys())
+    if unsaid and rule.condition.evaluate({**context, **dict.fromkeys(unsaid)}) is not True:
+        return unsaid
+    if unsaid or required & context.keys():
+        return []
     return sorted(p for p in rule.condition.fields() - context.keys() if not p.startswith("facts."))
 
 
@@ -291,7 +295,7 @@ def confidence(
     if model.high_needs_decisive and not backed:
         if assumed:
             unsaid = ", ".join(assumed)
-            return "medium", f"its decisive fact assumes answers the profile omits: {unsaid}"
+            return "medium", f"what backs it assumes answers the profile omits: {unsaid}"
         return "medium", "no decisive fact backs the verdict, only soft preferences"
     if weak_route:
         return "medium", weak_route

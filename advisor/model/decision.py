@@ -126,6 +126,7 @@ class FitChange(BaseModel):
     to_value: Any = None
     vetoed_by: list[str]  # ids of the rules that veto it now
     fields: list[str]  # the profile fields those rules test
+    lets_fit: list[str] = Field(default_factory=list)  # every framework that change lets fit
 
 
 class NoFit(BaseModel):

@@ -187,7 +187,7 @@ def _no_fit_sentence(no_fit: NoFit | None) -> str:
     fix = next((c for c in items if c.change), None)
     if fix:
         # the same change may lift the vetoes on several: name each it lets fit
-        fits = [DISPLAY_NAMES[c.framework] for c in items if c.change == fix.change]
+        fits = [DISPLAY_NAMES[fw] for fw in fix.lets_fit or [fix.framework]]
         names = ", ".join(fits[:-1]) + f" and {fits[-1]}" if len(fits) > 1 else fits[0]
         hint = f"one change would let {names} fit: {fix.change}"
     else:
