@@ -269,3 +269,26 @@ def test_the_no_fit_change_names_every_framework_it_lets_fit(tmp_path: Path) -> 
     (tmp_path / "p.yaml").write_text(THREE)
     text = run("recommend", "p.yaml", "--probes", "none", "--rules", "pack", cwd=tmp_path).out
     assert "one change would let PyTorch and JAX fit: team.size: 3 → 2" in text
+
+
+def test_a_pack_file_named_beside_its_folder_is_read_once_and_credited_as_named(
+    tmp_path: Path,
+) -> None:
+    """Round 50: a file and its folder were a 'duplicate rule id' of themselves; the bundled
+    pack's own file was refused; a file pack was credited to its folder ('.')."""
+    _pack(tmp_path, {"id": "LEG950", "when": "{field: purpose, eq: research}",
+                     "what": "effects: {jax: -1}", "fire": "{purpose: research}",
+                     "ok": "{purpose: production}"})  # fmt: skip
+    (tmp_path / "p.yaml").write_text(THREE)
+    base = ("recommend", "p.yaml", "--probes", "none", "--format", "json")
+    both = run(*base, "--rules", "pack/legacy.yaml", "--rules", "pack", cwd=tmp_path)
+    assert both.code == 0, both.err
+    assert json.loads(both.out)["ruleset"]["packs"] == ["pack/legacy.yaml"]
+    from hostile_support import ROOT
+
+    bundled = ROOT / "rules" / "legacy.yaml"  # the pack the child (PYTHONPATH=ROOT) bundles
+    again = run(*base, "--rules", str(bundled), cwd=tmp_path)
+    assert again.code == 0, again.err
+    assert json.loads(again.out)["ruleset"]["packs"] == []
+    alone = run(*base[:1], "../p.yaml", *base[2:], "--rules", "legacy.yaml", cwd=tmp_path / "pack")
+    assert json.loads(alone.out)["ruleset"]["packs"] == ["legacy.yaml"]

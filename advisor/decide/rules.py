@@ -322,11 +322,12 @@ def load_ruleset(
     ``core_examples`` False skips the bundled pack's rule fixtures (a recommendation)."""
     core = core or core_pack_dir()
     extra_dirs = user_packs(core, extra_dirs or [])
-    files = [
-        (path, directory is core)
-        for directory in [core, *(extra_dirs or [])]
-        for path in rule_files(directory)
-    ]
+    files, packs = [], {}  # a file named twice (alone and in its folder) is read once
+    for directory in [core, *(extra_dirs or [])]:
+        for path in rule_files(directory):
+            if path.resolve() not in packs:
+                packs[path.resolve()] = directory
+                files.append((path, directory is core))
     # frameworks' own files first; every other file is parsed, checked and let go in turn
     own_docs = {path: load_pack_file(path) for path, _ in files if is_framework_file(path.stem)}
     own = [read_framework_file(path.stem, doc) for path, doc in own_docs.items()]
@@ -367,8 +368,8 @@ def load_ruleset(
                     field=f"rule {rule.id}: id",
                 )
             sources[rule.id] = str(path)
-            if not bundled:
-                added[rule.id] = str(path.parent)
+            if not bundled:  # the pack as the user named it, a folder or one file
+                added[rule.id] = str(packs[path.resolve()])
             rules.append(rule)
     checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today, fixtures)
     added.update(checks_of_packs(check_files, extra_dirs or []))
