@@ -292,3 +292,14 @@ def test_a_pack_file_named_beside_its_folder_is_read_once_and_credited_as_named(
     assert json.loads(again.out)["ruleset"]["packs"] == []
     alone = run(*base[:1], "../p.yaml", *base[2:], "--rules", "legacy.yaml", cwd=tmp_path / "pack")
     assert json.loads(alone.out)["ruleset"]["packs"] == ["legacy.yaml"]
+
+
+def test_a_tripped_pack_checks_old_evidence_dates_the_report(tmp_path: Path) -> None:
+    """Round 50: a pack check checked in 2019 capped the confidence of a report 'as of' today."""
+    test_rules_check_stale_lists_a_consistency_checks_evidence(tmp_path)  # writes pack/
+    (tmp_path / "p.yaml").write_text(THREE)
+    args = ("recommend", "p.yaml", "--probes", "none", "--rules", "pack", "--format", "json")
+    knowledge = json.loads(run(*args, cwd=tmp_path).out)["knowledge"]
+    assert knowledge["as_of"] == "2019-01-05"
+    assert "refresh the evidence of your own checks CON901 (pack)" in knowledge["stale_warning"]
+    assert "update advisor" not in knowledge["stale_warning"]

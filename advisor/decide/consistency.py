@@ -159,6 +159,7 @@ def inconsistencies(checks: tuple[Check, ...], context: dict[str, Any]) -> list[
             message=c.message,
             fields=_involved(c, context),
             until=c.holds.until if c.holds else None,
+            checked=[e.checked for e in c.evidence if e.checked is not None],
         )
         for c in tripped(checks, context)
     ]

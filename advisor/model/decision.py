@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -166,6 +167,7 @@ class Inconsistency(BaseModel):
     fields: list[str]
     until: str | None = None  # a dated check: the month the thing named became available
     pack: str | None = None  # the user's pack folder it came from (--rules); None: bundled
+    checked: list[date] = Field(default_factory=list)  # when its evidence was last checked
 
 
 class Decision(BaseModel):

@@ -1,6 +1,7 @@
 """How old the knowledge behind a report is: the as-of date and the staleness warning.
 
-The as-of date is the oldest ``checked`` date of the evidence the fired rules cite; the
+The as-of date is the oldest ``checked`` date of the evidence the fired rules and tripped
+consistency checks cite; the
 snapshot date is that of the package-health snapshot (rules/data/package_health.yaml).
 Both come from data, so a report is reproducible; only the warning compares them with
 ``today``, which the caller passes in.
@@ -20,6 +21,7 @@ STALE_AFTER_DAYS = 365  # the report warns when its knowledge is older than a ye
 def knowledge(decision: Decision, today: date) -> dict[str, Any]:
     """``{as_of, unchecked_rules, snapshot_date, stale_warning}``: the JSON ``knowledge`` key."""
     dates = [e.checked for r in decision.rules for e in r.evidence if e.checked is not None]
+    dates += [day for c in decision.inconsistencies for day in c.checked]  # they cap confidence
     as_of = min(dates) if dates else None
     # a user's pack may cite evidence it never checked: no date speaks for those rules
     unchecked = sorted({r.id for r in decision.rules if any(e.checked is None for e in r.evidence)})
@@ -27,7 +29,10 @@ def knowledge(decision: Decision, today: date) -> dict[str, Any]:
     old = [
         (what, day)
         for what, day in (
-            ("the evidence behind the rules that fired was last checked", as_of),
+            (
+                "the evidence of the rules that fired and checks that tripped was last checked",
+                as_of,
+            ),
             ("the package-health snapshot (PyPI releases) dates from", snapshot),
         )
         if day is not None and (today - day).days > STALE_AFTER_DAYS
@@ -54,16 +59,21 @@ def _remedy(decision: Decision, today: date, snapshot: date) -> str:
     def stale(day: date | None) -> bool:
         return day is not None and (today - day).days > STALE_AFTER_DAYS
 
-    own = sorted(
-        {
-            f"{r.id} ({r.pack})"
-            for r in decision.rules
-            if r.pack and any(stale(e.checked) for e in r.evidence)
-        }
-    )
+    checks = {
+        f"{c.id} ({c.pack})"
+        for c in decision.inconsistencies
+        if c.pack and any(map(stale, c.checked))
+    }
+    own = checks | {
+        f"{r.id} ({r.pack})"
+        for r in decision.rules
+        if r.pack and any(stale(e.checked) for e in r.evidence)
+    }
     bundled = [e.checked for r in decision.rules if not r.pack for e in r.evidence]
+    bundled += [day for c in decision.inconsistencies if not c.pack for day in c.checked]
     ours = stale(snapshot) or any(stale(day) for day in bundled)
-    steps = [f"refresh the evidence of your own rules {', '.join(own)}"] if own else []
+    kinds = " and ".join(k for k, ids in (("rules", own - checks), ("checks", own & checks)) if ids)
+    steps = [f"refresh the evidence of your own {kinds} {', '.join(sorted(own))}"] if own else []
     steps += ["update advisor"] if ours or not own else []
     return ", ".join([*steps, "or see docs/updating-knowledge.md"])
 
