@@ -1,8 +1,8 @@
 """How old the knowledge behind a report is: the as-of date and the staleness warning.
 
 The as-of date is the oldest ``checked`` date of the evidence the fired rules and tripped
-consistency checks cite; the
-snapshot date is that of the package-health snapshot (rules/data/package_health.yaml).
+consistency checks cite; the snapshot date is that of the package-health snapshot
+(rules/data/package_health.yaml).
 Both come from data, so a report is reproducible; only the warning compares them with
 ``today``, which the caller passes in.
 """
