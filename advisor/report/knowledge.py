@@ -26,13 +26,13 @@ def knowledge(decision: Decision, today: date) -> dict[str, Any]:
     # a user's pack may cite evidence it never checked: no date speaks for those rules
     unchecked = sorted({r.id for r in decision.rules if any(e.checked is None for e in r.evidence)})
     snapshot = load_snapshot().snapshot
+    behind = "the rules that fired" + (
+        " and checks that tripped" if any(c.checked for c in decision.inconsistencies) else ""
+    )
     old = [
         (what, day)
         for what, day in (
-            (
-                "the evidence of the rules that fired and checks that tripped was last checked",
-                as_of,
-            ),
+            (f"the evidence behind {behind} was last checked", as_of),
             ("the package-health snapshot (PyPI releases) dates from", snapshot),
         )
         if day is not None and (today - day).days > STALE_AFTER_DAYS
