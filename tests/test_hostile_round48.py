@@ -121,3 +121,18 @@ def test_a_lone_surrogate_from_a_template_is_shown_as_its_escape(tmp_path: Path)
     )  # fmt: skip
     assert result.code == 0, result.err
     assert result.out.strip() == "a\\ud800b"
+
+
+def test_a_duplicate_key_in_a_questions_file_names_its_question_from_1(tmp_path: Path) -> None:
+    """Round 48: the same question was questions[3] for an unknown key, questions.2 for a
+    duplicate one."""
+    from advisor.questionnaire.spec import QUESTIONS_FILE
+
+    base = QUESTIONS_FILE.read_text()
+    start = base.index("  - field: domains\n")
+    end = base.index("\n", base.index("prompt", start)) + 1
+    for extra, said in (("    prompt: again\n", "duplicate key"), ("    bogus: 1\n", "unknown")):
+        (tmp_path / "q.yaml").write_text(base[:end] + extra + base[end:])
+        result = run("ask", "--defaults", "--questions", "q.yaml", cwd=tmp_path)
+        assert result.code == 2 and said in result.err
+        assert "questions[3]." in result.err and "questions.2" not in result.err

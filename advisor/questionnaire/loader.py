@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
@@ -64,7 +65,13 @@ def _bundled_questions() -> QuestionSet:
 
 
 def _load(path: Path) -> QuestionSet:
-    doc = load_yaml_file(path)
+    try:
+        doc = load_yaml_file(path)
+    except InputError as exc:  # a YAML-level error (a duplicate key) names its question as
+        # every other error of a questions file does: questions[N], counted from 1
+        if exc.field and (m := re.fullmatch(r"questions\.(\d+)(\..*)?", exc.field)):
+            exc.field = f"questions[{int(m.group(1)) + 1}]{m.group(2) or ''}"
+        raise
     data = doc.data
 
     def fail(message: str, loc: tuple[Any, ...] = (), where: str | None = None) -> InputError:
