@@ -125,9 +125,9 @@ RULE_PACKS: dict[str, list[str]] = {
     "veto_unknown_framework.yaml": ["veto.caffe", "unknown key"],
     "empty_evidence.yaml": ["rule ECO905: evidence", "at least 1"],
     "missing_evidence.yaml": [":2:", "rule ECO904: evidence", "missing"],
-    "evidence_without_claim.yaml": ["rule ECO906: evidence.0.claim", "missing"],
+    "evidence_without_claim.yaml": ["rule ECO906: evidence[0].claim", "missing"],
     "only_superseded.yaml": ["rule ECO907", "current claim"],
-    "superseded_without_note.yaml": ["rule ECO908: evidence.1", "superseded_by"],
+    "superseded_without_note.yaml": ["rule ECO908: evidence[1]", "superseded_by"],
     "example_does_not_fire.yaml": ["rule ECO913: examples.fire[0]", "did not fire"],
     "ok_example_fires.yaml": ["rule ECO914: examples.ok[0]", "should not fire"],
     "example_invalid_profile.yaml": [

@@ -12,6 +12,7 @@ and a date may not lie in the future.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -150,6 +151,14 @@ def citation_problems(
             dated("check", check, "checks")
             evidence("check", check.id, check.evidence, strict, "checks")
     return problems
+
+
+def evidence_named(error: InputError) -> InputError:
+    """``error`` with a rule's ``evidence.N`` (pydantic's path) written ``evidence[N]``, as
+    the citation checks and the README name an evidence entry."""
+    if error.field:
+        error.field = re.sub(r"(?<=: )evidence\.(\d+)", r"evidence[\1]", error.field)
+    return error
 
 
 def stale_evidence(rules: Iterable[Rule | Check], days: int, *, today: date) -> list[DatedEvidence]:

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from advisor.decide.citations import check_user_citations
+from advisor.decide.citations import check_user_citations, evidence_named
 from advisor.decide.conditions import (
     MAX_PACK_CONDITIONS,
     Condition,
@@ -265,7 +265,8 @@ def load_rule_file(
         try:
             rule = Rule.model_validate(raw)
         except ValidationError as exc:
-            raise input_error_from_validation(exc, doc, prefix=loc, label=label) from None
+            error = input_error_from_validation(exc, doc, prefix=loc, label=label)
+            raise evidence_named(error) from None
         if rule.holds:
             check_started(
                 rule.holds.since, today, doc, (*loc, "holds", "since"), f"{label}: holds.since"
