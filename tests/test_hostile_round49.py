@@ -317,3 +317,49 @@ def test_a_pack_folder_name_is_escaped_as_text_in_why(tmp_path: Path) -> None:
     text = run("recommend", "p.yaml", "--probes", "none", "--rules", odd.name, cwd=tmp_path).out
     line = next(x for x in text.splitlines() if "from your pack" in x)
     assert "from your pack \\{\\{x\\}\\}\\|y)" in line and "`{{" not in line
+
+
+# ---------------------------------------------------------------- round 51 (attacking 50)
+
+ROUND51 = Path(__file__).parent / "fixtures" / "round51"
+
+
+def _with(tmp_path: Path, pack: str, profile: str) -> dict:
+    (tmp_path / "pack").mkdir(exist_ok=True)
+    (tmp_path / "pack" / "rules.yaml").write_text((ROUND51 / f"{pack}.yaml").read_text())
+    return _run(tmp_path, profile)
+
+
+PROF_B = "purpose: research\nteam: {size: 4}\ndomains: [nlp]\n"
+
+
+def test_the_omitted_answers_named_are_the_ones_that_matter(tmp_path: Path) -> None:
+    """Bundled PROD105/PROD101: 'made unknown together' had named domains and
+    existing_code too, answers the verdict does not need."""
+    (tmp_path / "p.yaml").write_text(
+        "purpose: production\nmodel: {parameters: 8B}\n"
+        "hardware: {training: [nvidia_gpu], inference: [nvidia_gpu]}\n"
+        "deployment: {targets: [server], serving: llm_serving, serving_stack: vllm}\n"
+        "team: {size: 6, experience: {pytorch: expert}}\n"
+    )
+    data = json.loads(run("recommend", "p.yaml", "--probes", "none", "--format", "json",
+                          cwd=tmp_path).out)  # fmt: skip
+    capped = data["recommendation"]["confidence_capped"]
+    assert capped.endswith("omits: migrating_away, weighing_a_move")
+
+
+def test_a_fact_against_the_only_rival_standing_is_listed_for_the_winner(tmp_path: Path) -> None:
+    verdict = _with(tmp_path, "packG", PROF_B)
+    assert verdict["confidence"] == "high"
+    assert verdict["data"]["decisive_facts"] == {"pytorch": ["SCL971"]}
+
+
+def test_a_fact_favouring_two_alike_is_no_conflict(tmp_path: Path) -> None:
+    verdict = _with(tmp_path, "packB", PROF_B)
+    assert verdict["data"]["decisive_conflict"] is False
+    assert verdict["confidence"] == "high"
+
+
+def test_a_negation_of_a_negation_inside_an_any_is_no_exception(tmp_path: Path) -> None:
+    verdict = _with(tmp_path, "packF2", PROF_B)
+    assert verdict["confidence"] == "medium" and "migrating_away" in verdict["confidence_capped"]

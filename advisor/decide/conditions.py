@@ -99,12 +99,10 @@ class Condition:
         raise NotImplementedError
 
     def required_fields(self, in_all: bool = False) -> set[str]:
-        """The fields the condition needs to hold, not those under a ``not`` that is one
-        part of an ``all`` (an exception that would make it stand aside): a fact does not
-        rest on an exception left unsaid. A ``not`` elsewhere (alone, or one branch of an
-        ``any``) can make the condition hold by itself, so its fields count."""
-        inner = isinstance(self, All)
-        return set().union(*(p.required_fields(inner) for p in getattr(self, "parts", ())))
+        """The fields it needs to hold, not those of an exception (a ``not`` among an
+        ``all``'s parts): a ``not`` alone or in an ``any`` can make it hold by itself."""
+        parts = getattr(self, "parts", ())
+        return set().union(*(p.required_fields(isinstance(self, All)) for p in parts))
 
     def literals(self) -> dict[str, set[Any]]:
         """Literal values compared with each field (used to find tipping points)."""
@@ -164,6 +162,10 @@ class AnyOf(Condition):
         return _merge(p.literals() for p in self.parts)
 
 
+def _negates(c: Condition) -> bool:
+    return isinstance(c, Not) or any(_negates(p) for p in getattr(c, "parts", ()))
+
+
 @dataclass(frozen=True)
 class Not(Condition):
     part: Condition
@@ -176,9 +178,8 @@ class Not(Condition):
         return self.part.fields()
 
     def required_fields(self, in_all: bool = False) -> set[str]:
-        if isinstance(self.part, Not):  # not-not is the condition itself
-            return self.part.part.required_fields(in_all)
-        return set() if in_all else self.part.fields()
+        # an exception negates a plain condition; not-not X, not: {any: [not: X]} hold by X
+        return set() if in_all and not _negates(self.part) else self.part.fields()
 
     def literals(self) -> dict[str, set[Any]]:
         return self.part.literals()

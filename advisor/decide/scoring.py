@@ -113,6 +113,7 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
         fw: [ruleset.unavailable[fw]] if fw in ruleset.unavailable else [] for fw in FRAMEWORKS
     }
     fired: list[Rule] = []
+    against_only: list[tuple[str, list[str]]] = []  # facts that only take units away
     skipped: list[Rule] = []
     for rule in ruleset.rules:
         assert rule.condition is not None
@@ -132,10 +133,17 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
                 support[fw] += 1
             if rule_decisive[fw]:  # facts, not preferences: no priority switches them off
                 decisive[fw] += rule_decisive[fw]
-        for fw in _favoured_by(rule_decisive):
-            favoured[fw].append(rule.id)
+        if any(u > 0 for u in rule_decisive.values()):
+            for fw in _favoured_by(rule_decisive):
+                favoured[fw].append(rule.id)
+        elif any(u < 0 for u in rule_decisive.values()):  # spares: resolved once vetoes are known
+            against_only.append((rule.id, [fw for fw in FRAMEWORKS if not rule_decisive[fw]]))
         for fw, reason in rule.veto.items():
             vetoes[fw].append(f"{rule.id}: {reason}")
+    for rule_id, spared in against_only:  # it favours the one it spares that still stands
+        standing = [fw for fw in spared if not vetoes[fw]]
+        if len(standing) == 1:
+            favoured[standing[0]].append(rule_id)
     model = ruleset.meta.decision
     raw = {fw: combine(decisive[fw], soft[fw], model) for fw in FRAMEWORKS}
     return Evaluation(fired, skipped, raw, vetoes, support, soft, decisive, favoured)
@@ -168,15 +176,10 @@ class Support:
 
 
 def _favoured_by(units: dict[str, float]) -> list[str]:
-    """The frameworks a decisive fact favours: those it gives units, or, when it only takes
-    units away (a fact against the rivals), those it spares."""
+    """The frameworks a decisive fact that gives units favours: those it gives the most
+    (a fact taking units only is resolved in evaluate, once the vetoes are known)."""
     top = max(units.values(), default=0.0)
-    if top > 0:  # one fact favours those it gives the most (a fact never conflicts with itself)
-        return [fw for fw in FRAMEWORKS if units[fw] == top]
-    spared = [fw for fw in FRAMEWORKS if units[fw] == 0]
-    # a fact against every rival favours the one it spares; one against a single framework
-    # favours none of the others in particular (it would read as a conflict between them)
-    return spared if len(spared) == 1 and any(u < 0 for u in units.values()) else []
+    return [fw for fw in FRAMEWORKS if top > 0 and units[fw] == top]
 
 
 def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> Support:
@@ -219,15 +222,18 @@ def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> S
 
 
 def assumed_answers(rule: Rule, context: dict[str, Any]) -> list[str]:
-    """The unsaid answers a fired rule needs at their defaults (``unsaid: true``) to fire:
-    those it requires (Condition.required_fields: not an exception under a ``not`` beside
-    other parts of an ``all``), when the rule no longer holds with all of them unknown at
-    once (two unsaid branches of an ``any`` would hide each other one at a time). Measured
-    facts are no answer: a rule that rests on no said answer needs every unsaid one it
-    reads."""
+    """The unsaid answers a fired rule needs at their defaults (``unsaid: true``) to fire,
+    among those it requires (Condition.required_fields: not an exception under a ``not``
+    beside other parts of an ``all``): each one that, made unknown, leaves the rule not
+    true; or, when none does alone but all together do (two unsaid branches of an ``any``),
+    all of them. Measured facts are no answer: a rule that rests on no said answer needs
+    every unsaid one it reads."""
     assert rule.condition is not None
     required = {p for p in rule.condition.required_fields() if not p.startswith("facts.")}
     unsaid = sorted(required - context.keys())
+    alone = [p for p in unsaid if rule.condition.evaluate({**context, p: None}) is not True]
+    if alone:
+        return alone
     if unsaid and rule.condition.evaluate({**context, **dict.fromkeys(unsaid)}) is not True:
         return unsaid
     if unsaid or required & context.keys():
@@ -246,8 +252,15 @@ def to_score(raw: float) -> float:
 
 
 def decisive_conflict(favoured: dict[str, list[str]]) -> bool:
-    """True when decisive facts favour more than one framework."""
-    return sum(1 for fw in FRAMEWORKS if favoured.get(fw)) > 1
+    """True when decisive facts pull different ways: one favours a framework over another
+    and a second favours that other over the first (a fact favouring two alike is no
+    conflict with itself, nor with one favouring either of them)."""
+    by_rule: dict[str, set[str]] = {}
+    for fw, ids in favoured.items():
+        for rule_id in ids:
+            by_rule.setdefault(rule_id, set()).add(fw)
+    sets = list(by_rule.values())
+    return any(a - b and b - a for i, a in enumerate(sets) for b in sets[i + 1 :])
 
 
 def confidence(
