@@ -247,7 +247,9 @@ def test_a_fact_against_one_framework_is_no_conflict(tmp_path: Path) -> None:
     )  # fmt: skip
     verdict = _run(tmp_path, THREE)
     assert verdict["data"]["decisive_conflict"] is False
-    assert verdict["data"]["decisive_facts"] == {"pytorch": ["LEG951"]}
+    # it favours PyTorch and TensorFlow alike over JAX: no pull against the verdict
+    facts = verdict["data"]["decisive_facts"]
+    assert facts == {"pytorch": ["LEG950", "LEG951"], "tensorflow": ["LEG950"]}
     assert verdict["confidence"] == "high"
 
 
@@ -363,3 +365,33 @@ def test_a_fact_favouring_two_alike_is_no_conflict(tmp_path: Path) -> None:
 def test_a_negation_of_a_negation_inside_an_any_is_no_exception(tmp_path: Path) -> None:
     verdict = _with(tmp_path, "packF2", PROF_B)
     assert verdict["confidence"] == "medium" and "migrating_away" in verdict["confidence_capped"]
+
+
+# ---------------------------------------------------------------- round 52 (attacking 51)
+
+PROF_B52 = (
+    "purpose: research\nmodel: {parameters: 100M}\nhardware: {training: [nvidia_gpu]}\n"
+    "team: {size: 4, experience: {pytorch: expert}}\npriorities: {prototyping_speed: 5}\n"
+)
+
+
+def test_a_fact_whose_top_framework_is_vetoed_favours_the_best_one_standing(
+    tmp_path: Path,
+) -> None:
+    """packH: {jax: 2, pytorch: 1} with JAX vetoed backed a high PyTorch listed under JAX."""
+    verdict = _with(tmp_path, "packH", PROF_B52)
+    assert verdict["confidence"] == "high"
+    assert verdict["data"]["decisive_facts"] == {"pytorch": ["SCL981"]}
+
+
+def test_a_fact_for_a_rival_over_the_winner_is_a_conflict(tmp_path: Path) -> None:
+    """packJ: packH plus a fact for TensorFlow pull different ways."""
+    verdict = _with(tmp_path, "packJ", PROF_B52)
+    assert verdict["data"]["decisive_conflict"] is True
+
+
+def test_facts_that_only_tell_two_rivals_apart_are_no_conflict(tmp_path: Path) -> None:
+    """packK: three facts all favour PyTorch at least as much as any rival."""
+    verdict = _with(tmp_path, "packK", PROF_B52)
+    assert verdict["data"]["decisive_conflict"] is False
+    assert verdict["confidence"] == "high"

@@ -137,7 +137,9 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     few = len(telling) < ruleset.meta.decision.thin_profile_answers
     thin = not ev.fired or (few and not any(support.firm.values()))
     # a ruled-out framework's decisive facts oppose nothing the user can still choose
-    conflict = decisive_conflict({fw: v for fw, v in ev.favoured.items() if not ev.vetoes[fw]})
+    conflict = decisive_conflict(
+        {fw: v for fw, v in ev.favoured.items() if not ev.vetoes[fw]}, ev.order()[0]
+    )
     full_context = build_context(scored.profile, scored.facts)  # stack and install choices
     clashes = [
         c.model_copy(update={"pack": ruleset.added.get(c.id)})

@@ -113,7 +113,7 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
         fw: [ruleset.unavailable[fw]] if fw in ruleset.unavailable else [] for fw in FRAMEWORKS
     }
     fired: list[Rule] = []
-    against_only: list[tuple[str, list[str]]] = []  # facts that only take units away
+    facts: list[tuple[str, dict[str, float]]] = []  # decisive facts and their units
     skipped: list[Rule] = []
     for rule in ruleset.rules:
         assert rule.condition is not None
@@ -133,17 +133,13 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
                 support[fw] += 1
             if rule_decisive[fw]:  # facts, not preferences: no priority switches them off
                 decisive[fw] += rule_decisive[fw]
-        if any(u > 0 for u in rule_decisive.values()):
-            for fw in _favoured_by(rule_decisive):
-                favoured[fw].append(rule.id)
-        elif any(u < 0 for u in rule_decisive.values()):  # spares: resolved once vetoes are known
-            against_only.append((rule.id, [fw for fw in FRAMEWORKS if not rule_decisive[fw]]))
+        if any(rule_decisive.values()):  # whom it favours: resolved once vetoes are known
+            facts.append((rule.id, rule_decisive))
         for fw, reason in rule.veto.items():
             vetoes[fw].append(f"{rule.id}: {reason}")
-    for rule_id, spared in against_only:  # it favours the one it spares that still stands
-        standing = [fw for fw in spared if not vetoes[fw]]
-        if len(standing) == 1:
-            favoured[standing[0]].append(rule_id)
+    for rule_id, units in facts:
+        for fw in _favoured_by(units, [fw for fw in FRAMEWORKS if not vetoes[fw]]):
+            favoured[fw].append(rule_id)
     model = ruleset.meta.decision
     raw = {fw: combine(decisive[fw], soft[fw], model) for fw in FRAMEWORKS}
     return Evaluation(fired, skipped, raw, vetoes, support, soft, decisive, favoured)
@@ -175,11 +171,15 @@ class Support:
         return all(ours > decisive[fw] - self.against_unsaid[fw] for fw in rivals)
 
 
-def _favoured_by(units: dict[str, float]) -> list[str]:
-    """The frameworks a decisive fact that gives units favours: those it gives the most
-    (a fact taking units only is resolved in evaluate, once the vetoes are known)."""
-    top = max(units.values(), default=0.0)
-    return [fw for fw in FRAMEWORKS if top > 0 and units[fw] == top]
+def _favoured_by(units: dict[str, float], standing: list[str]) -> list[str]:
+    """The frameworks still standing that a decisive fact favours: those it leaves highest,
+    when it sets some standing framework apart from another (a fact only about a framework
+    ruled out, or giving all standing ones alike, favours none; alone, one given units)."""
+    values = [units[fw] for fw in standing]
+    if len(standing) == 1:
+        return standing if values[0] > 0 else []
+    top = max(values, default=0.0)
+    return [fw for fw in standing if units[fw] == top] if values and top > min(values) else []
 
 
 def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> Support:
@@ -251,16 +251,13 @@ def to_score(raw: float) -> float:
     return round(50.0 + 50.0 * math.tanh(raw / SCORE_SCALE), 1)
 
 
-def decisive_conflict(favoured: dict[str, list[str]]) -> bool:
-    """True when decisive facts pull different ways: one favours a framework over another
-    and a second favours that other over the first (a fact favouring two alike is no
-    conflict with itself, nor with one favouring either of them)."""
-    by_rule: dict[str, set[str]] = {}
-    for fw, ids in favoured.items():
-        for rule_id in ids:
-            by_rule.setdefault(rule_id, set()).add(fw)
-    sets = list(by_rule.values())
-    return any(a - b and b - a for i, a in enumerate(sets) for b in sets[i + 1 :])
+def decisive_conflict(favoured: dict[str, list[str]], winner: str) -> bool:
+    """True when decisive facts pull different ways: one favours the winner, another a
+    rival over it (facts that only tell two rivals apart pull against nothing chosen)."""
+    for_winner = set(favoured.get(winner, []))
+    return bool(for_winner) and any(
+        rule_id not in for_winner for fw, ids in favoured.items() if fw != winner for rule_id in ids
+    )
 
 
 def confidence(
