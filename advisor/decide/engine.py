@@ -43,7 +43,7 @@ from advisor.model.decision import (
     SkippedRule,
 )
 from advisor.model.facts import Facts
-from advisor.model.profile import Profile
+from advisor.model.profile import Priorities, Profile
 from advisor.model.said import said_paths, substantive
 
 
@@ -132,8 +132,8 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     support = firm_support(ev, ruleset, context)  # context: what the profile said
     # too thin: nothing fired, or a few answers and no decisive fact that rests on them (one
     # that holds only through an unsaid answer, read at its default, rests on none)
-    # a priority left at 3, the neutral weight, says no more than leaving it out
-    telling = [a for a in answered if not (a.startswith("priorities.") and context.get(a) == 3)]
+    # a priority left at its default (3, the neutral weight) says no more than leaving it out
+    telling = [a for a in answered if not _neutral_priority(a, context.get(a))]
     few = len(telling) < ruleset.meta.decision.thin_profile_answers
     thin = not ev.fired or (few and not any(support.firm.values()))
     # a ruled-out framework's decisive facts oppose nothing the user can still choose
@@ -165,6 +165,8 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
         Risk(rule=r.id, framework=fw, text=text) for r in fired for fw, text in r.risks.items()
     ]
     prior = ruleset.meta.prior
+    own_rules = [r.id for r in ruleset.rules if r.id in ruleset.added]  # from --rules packs
+    own_checks = [c.id for c in ruleset.checks if c.id in ruleset.added]
     no_fit = None
     if recommendation.all_vetoed:
         no_fit = explain_no_fit(scored.profile, scored.facts, ruleset, ev.vetoes)
@@ -192,15 +194,9 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
             rule_count=len(ruleset.rules),
             as_of=ruleset.month,
             point_in_time=bool(ruleset.month and ruleset.month < knowledge_month()),
-            packs=sorted(
-                {
-                    ruleset.added[i]
-                    for i in [r.id for r in ruleset.rules] + [c.id for c in ruleset.checks]
-                    if i in ruleset.added
-                }
-            ),
-            pack_rules=sum(r.id in ruleset.added for r in ruleset.rules),
-            pack_checks=sum(c.id in ruleset.added for c in ruleset.checks),
+            packs=sorted({ruleset.added[i] for i in own_rules + own_checks}),
+            pack_rules=len(own_rules),
+            pack_checks=len(own_checks),
         ),
         probes_used=any(v is not None for k, v in context.items() if k.startswith("facts.")),
         answered=answered,
@@ -229,6 +225,12 @@ def _skip_reason(rule: Rule, facts: Facts) -> str:
     if found:
         return "; ".join(found)
     return NOT_MEASURED if facts.installed is None else NOT_IN_RUN
+
+
+def _neutral_priority(path: str, value: Any) -> bool:
+    """Whether ``path`` is a priority answered with its default weight."""
+    field = Priorities.model_fields.get(path.removeprefix("priorities."))
+    return path.startswith("priorities.") and field is not None and value == field.default
 
 
 def _fired(

@@ -35,7 +35,7 @@ def knowledge(decision: Decision, today: date) -> dict[str, Any]:
             (f"the evidence behind {behind} was last checked", as_of),
             ("the package-health snapshot (PyPI releases) dates from", snapshot),
         )
-        if day is not None and (today - day).days > STALE_AFTER_DAYS
+        if day is not None and _stale(day, today)
     ]
     warning = None
     if old:
@@ -52,12 +52,17 @@ def knowledge(decision: Decision, today: date) -> dict[str, Any]:
     }
 
 
+def _stale(day: date | None, today: date) -> bool:
+    """Whether a date is more than STALE_AFTER_DAYS before ``today``."""
+    return day is not None and (today - day).days > STALE_AFTER_DAYS
+
+
 def _remedy(decision: Decision, today: date, snapshot: date) -> str:
     """What makes the warning go: refreshing the user's own pack rules whose evidence is over
     a year old (each named), updating the advisor when its own evidence or snapshot is."""
 
     def stale(day: date | None) -> bool:
-        return day is not None and (today - day).days > STALE_AFTER_DAYS
+        return _stale(day, today)
 
     checks = {
         f"{c.id} ({c.pack})"

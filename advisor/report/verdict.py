@@ -12,7 +12,7 @@ from typing import Any
 from advisor.frameworks import DISPLAY_NAMES
 from advisor.model.decision import Decision, NoFit
 from advisor.model.terminal_text import INVISIBLE
-from advisor.report.labels import name, ordinal
+from advisor.report.labels import and_join, name, ordinal
 from advisor.report.text import fmt_num, fmt_pct
 
 
@@ -187,8 +187,7 @@ def _no_fit_sentence(no_fit: NoFit | None) -> str:
     fix = next((c for c in items if c.change), None)
     if fix:
         # the same change may lift the vetoes on several: name each it lets fit
-        fits = [DISPLAY_NAMES[fw] for fw in fix.lets_fit or [fix.framework]]
-        names = ", ".join(fits[:-1]) + f" and {fits[-1]}" if len(fits) > 1 else fits[0]
+        names = and_join([DISPLAY_NAMES[fw] for fw in fix.lets_fit or [fix.framework]])
         hint = f"one change would let {names} fit: {fix.change}"
     else:
         hint = "no single change of an answer lifts every veto on any framework"

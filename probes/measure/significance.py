@@ -59,10 +59,8 @@ def compare(
         )
     ratio = round_sig(statistics.median(pairs), 4)
     lo, hi = (round_sig(v, 4) for v in bootstrap_median(pairs, confidence=CONFIDENCE))
-    above = sum(1 for r in pairs if r > 1.0) / len(pairs)
-    agreement = above if ratio >= 1.0 else 1.0 - above
-    upper, lower = 1.0 + threshold, 1.0 / (1.0 + threshold)
-    significant = (lo > upper or hi < lower) and agreement >= SIGN_AGREEMENT
+    agreement = sign_agreement(pairs, ratio)
+    significant = clears(lo, hi, threshold) and agreement >= SIGN_AGREEMENT
     verdict = verdict_text(
         numerator, denominator, metric, ratio, (lo, hi), threshold, significant, distortion
     )
@@ -113,3 +111,14 @@ def verdict_text(
         f"no measurable difference ({numerator}/{denominator} {ratio:.2f}, "
         f"{CONFIDENCE:.0%} interval {lo:.2f}-{hi:.2f}, threshold +/-{threshold:.0%})"
     )
+
+
+def sign_agreement(ratios: list[float], ratio: float) -> float:
+    """The share of rounds on the same side of 1.0 as the median ``ratio``."""
+    above = sum(1 for r in ratios if r > 1.0) / len(ratios)
+    return above if ratio >= 1.0 else 1.0 - above
+
+
+def clears(lo: float, hi: float, threshold: float) -> bool:
+    """Whether the interval lo-hi lies wholly outside [1/(1+threshold), 1+threshold]."""
+    return lo > 1.0 + threshold or hi < 1.0 / (1.0 + threshold)

@@ -13,7 +13,7 @@ import statistics
 from typing import Any
 
 from probes.catalog import NOISE_THRESHOLD
-from probes.measure.significance import SIGN_AGREEMENT, verdict_text
+from probes.measure.significance import SIGN_AGREEMENT, clears, sign_agreement, verdict_text
 
 _ROUNDING = 1e-3  # a cached run's ratios and bounds are rounded to four digits
 
@@ -68,14 +68,10 @@ def _figures_agree(comparison: dict[str, Any], significant: bool, ratios: list[A
     if abs(statistics.median(ratios) - ratio) > ratio * _ROUNDING:
         return False
     threshold = float(comparison.get("threshold", NOISE_THRESHOLD))
-    upper, lower = 1.0 + threshold, 1.0 / (1.0 + threshold)
-    above = sum(1 for r in ratios if r > 1.0) / len(ratios)
-    agrees = (above if ratio >= 1.0 else 1.0 - above) >= SIGN_AGREEMENT
-    surely_outside = lo > upper * slack or hi * slack < lower
-    maybe_outside = lo * slack > upper or hi < lower * slack
-    if significant:
-        return maybe_outside and agrees
-    return not (surely_outside and agrees)
+    agrees = sign_agreement(ratios, ratio) >= SIGN_AGREEMENT
+    if significant:  # within the rounding, either way
+        return clears(lo * slack, hi / slack, threshold) and agrees
+    return not (clears(lo / slack, hi * slack, threshold) and agrees)
 
 
 def rate_matches_time(probe: dict[str, Any]) -> bool:
