@@ -28,9 +28,10 @@ from advisor.decide.conditions import (
 )
 from advisor.decide.context import example_context
 from advisor.decide.dating import check_started, knowledge_month
+from advisor.decide.item_labels import load_pack_yaml
 from advisor.decide.rule_examples import examples_within_budget
 from advisor.io.safe_read import path_kind
-from advisor.io.safe_yaml import YamlDocument, load_yaml_file
+from advisor.io.safe_yaml import YamlDocument
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.decision import Inconsistency
 from advisor.model.errors import InputError
@@ -214,7 +215,7 @@ def load_checks(
     dates are checked once the whole pack has loaded (citations.check_user_citations)."""
     if path_kind(path) == "missing" and not os.path.lexists(path):
         return ()
-    doc = load_yaml_file(path)  # the bounded reader refuses all but a regular file
+    doc = load_pack_yaml(path)  # the bounded reader refuses all but a regular file
     if not isinstance(doc.data, dict) or set(doc.data) != {"checks"}:
         message = "top level must be a mapping with a single key 'checks'"
         raise InputError(message, path=str(path), line=1)

@@ -38,11 +38,12 @@ from advisor.decide.framework_files import (
     merge_routes,
     read_framework_file,
 )
+from advisor.decide.item_labels import load_pack_yaml
 from advisor.decide.pack_layout import rule_files, user_packs
 from advisor.decide.releases import fill_releases, load_snapshot, snapshot_path
 from advisor.decide.routes import RouteTable, load_routes
 from advisor.decide.rule_examples import check_examples, examples_within_budget
-from advisor.io.safe_yaml import YamlDocument, load_yaml_file
+from advisor.io.safe_yaml import YamlDocument
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.errors import InputError
 from advisor.model.option_hints import did_you_mean
@@ -181,7 +182,7 @@ class RuleSet:
 def load_pack_file(path: Path) -> YamlDocument:
     """One YAML file of a rule pack, its ``{release:NAME}`` tokens filled in (releases.py)
     from the bundled package-health snapshot, the one the report and ``rules check`` use."""
-    return fill_releases(load_yaml_file(path), load_snapshot(), snapshot_path())
+    return fill_releases(load_pack_yaml(path), load_snapshot(), snapshot_path())
 
 
 def load_pack_meta(

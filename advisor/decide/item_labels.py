@@ -1,0 +1,57 @@
+"""Name a rule or a consistency check by its id in an error the YAML reader raises.
+
+The reader refuses a duplicate key before any rule is built, so its error says where by
+position (``rules.0.title``); the rule loaders name a rule as ``rule ID: field`` (and a
+check as ``check ID: field``). This reads the id from the file's node tree, which the
+reader's guards have already passed (the duplicate is found after them), and relabels.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
+from advisor.model.errors import InputError
+
+_POSITION = re.compile(r"^(rules|checks)\.(\d+)(?:\.(.+))?$")
+_KIND = {"rules": "rule", "checks": "check"}
+
+
+def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
+    """The value under ``key`` of a mapping node, or item ``key`` of a sequence node."""
+    if isinstance(node, yaml.MappingNode) and isinstance(key, str):
+        found = [v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == key]
+        return found[0] if found else None
+    if isinstance(node, yaml.SequenceNode) and isinstance(key, int):
+        return node.value[key] if key < len(node.value) else None
+    return None
+
+
+def item_named(error: InputError, path: Path) -> InputError:
+    """``error`` with ``rules.N.x`` written ``rule ID: x`` (``checks.N.x``: ``check ID: x``),
+    or ``rules[N]: x`` when the item has no text id; unchanged when it names no item."""
+    match = _POSITION.match(error.field or "")
+    if not match:
+        return error
+    section, index, rest = match[1], int(match[2]), match[3]
+    try:
+        root = yaml.compose(read_text_file(path), Loader=yaml.SafeLoader)
+    except (InputError, yaml.YAMLError):
+        return error
+    id_node = _child(_child(_child(root, section), index), "id")
+    rid = id_node.value if isinstance(id_node, yaml.ScalarNode) else ""
+    label = f"{_KIND[section]} {rid}" if rid else f"{section}[{index}]"
+    error.field = f"{label}: {rest}" if rest else label
+    return error
+
+
+def load_pack_yaml(path: Path) -> YamlDocument:
+    """One YAML file of a rule pack, read by the safe reader; an error that names a rule or
+    check by position names it by its id (see ``item_named``)."""
+    try:
+        return load_yaml_file(path)
+    except InputError as exc:
+        raise item_named(exc, path) from None
