@@ -52,3 +52,114 @@ def test_a_duplicate_key_inside_a_condition_keeps_its_path_after_the_id(tmp_path
     result = run("rules", "check", "pack", cwd=tmp_path)
     assert result.code == 2
     assert "extra.yaml:3: rule USR002: when.eq: duplicate key 'eq'" in result.err, result.err
+
+
+_PACK_RULE = _RULE.format(head="id: ECO903", extra="") + (
+    "    examples: {fire: [{purpose: research}], ok: [{purpose: production}]}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "links", [{"loop.yaml": "loop.yaml"}, {"a.yml": "b.yml", "b.yml": "a.yml"}]
+)
+@pytest.mark.parametrize(
+    "command", [["rules", "check", "pack"], ["recommend", "--example", "student-starter",
+                "--probes", "none", "--rules", "pack"], ["rules", "list", "--rules", "pack"]]
+)  # fmt: skip
+def test_a_link_loop_named_like_a_rule_file_is_one_line_not_a_traceback(
+    tmp_path: Path, links: dict[str, str], command: list[str]
+) -> None:
+    """Round 53: pathlib's resolve() raised RuntimeError('Symlink loop') for a loop in a
+    pack: a traceback and exit 1 from every pack command."""
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "r.yaml").write_text(_PACK_RULE)
+    for name, target in links.items():
+        (pack / name).symlink_to(target)
+    result = run(*command, cwd=tmp_path)
+    assert result.code == 2, result.err
+    assert "too many levels of symbolic links" in result.err
+    assert "Traceback" not in result.err and len(result.err.strip().splitlines()) == 1
+
+
+def test_rules_show_never_sends_the_raw_bytes_of_a_name_that_is_not_utf8(tmp_path: Path) -> None:
+    """Round 53: a pack file named with bytes 0x9b ('8-bit CSI') reached stdout raw, and a
+    strict UTF-8 stdout refused the valid pack with exit 2."""
+    import os
+    import subprocess
+    import sys
+
+    from hostile_support import ROOT
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    name = os.fsdecode(b"\x9b2J\x9bH.yaml")
+    (pack / name).write_text(_PACK_RULE)
+    for encoding in ("utf-8", "utf-8:strict"):
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": encoding}
+        proc = subprocess.run(
+            [sys.executable, "-m", "advisor", "rules", "show", "ECO903", "--rules", "pack"],
+            cwd=tmp_path, env=env, capture_output=True, timeout=60,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        assert b"\x9b" not in proc.stdout
+        assert b"pack/\\udc9b2J\\udc9bH.yaml" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("make", "below", "said"),
+    [("loop", "", "is a link that loops"), ("loop", "/sub", "is a link that loops"),
+     ("dangling", "", "is a link to nothing"), ("dangling", "/sub", "is a link to nothing")],
+)  # fmt: skip
+def test_a_cache_folder_at_a_broken_link_is_refused_before_any_work(
+    tmp_path: Path, make: str, below: str, said: str
+) -> None:
+    """Round 53: pathlib's exists() reads a link loop or a dangling link as missing, so the
+    whole probe run happened and the cache was silently not written (exit 0)."""
+    link = tmp_path / "cache"
+    link.symlink_to("cache" if make == "loop" else str(tmp_path / "nowhere" / "x"))
+    result = run(
+        "recommend", "--example", "student-starter", "--probes", "quick", "-o", "r.md",
+        cwd=tmp_path, env={"ADVISOR_CACHE_DIR": f"{link}{below}"},
+    )  # fmt: skip
+    assert result.code == 2, result.err
+    assert "can never be made" in result.err and said in result.err
+    assert len(result.err.strip().splitlines()) == 1
+    assert not (tmp_path / "r.md").exists()
+
+
+def test_a_cached_comparison_must_belong_to_its_run() -> None:
+    """Round 53: a hand-edited cache compared JAX with PyTorch 'significantly' in a run that
+    found neither installed, beside a log saying the machine was too busy to compare."""
+    import copy
+    import json
+
+    from hostile_support import ROOT
+
+    from probes.run.consistency import comparisons_match_run
+
+    real = json.loads((ROOT / "tests" / "fixtures" / "probes_standard_v2.json").read_text())
+    assert comparisons_match_run(real)
+    edits = {
+        "not installed": lambda r: r["environment"]["frameworks"]["jax"].update(installed=False),
+        "not in the run": lambda r: r.update(frameworks=["pytorch", "tensorflow"]),
+        "itself": lambda r: r["comparisons"][0].update(denominator="jax"),
+        "no such probe": lambda r: r["comparisons"][0].update(probe="attention"),
+        "calm rounds": lambda r: r["comparisons"][0].update(distorted=False, reason=None),
+        "other reason": lambda r: r["comparisons"][0].update(reason="a different reason"),
+    }
+    for what, edit in edits.items():
+        run_ = copy.deepcopy(real)
+        edit(run_)
+        assert not comparisons_match_run(run_), what
+
+
+@pytest.mark.parametrize("char", ["\x85", "\x9b", "\udc9b"])
+def test_a_typed_answer_with_a_c1_control_or_a_byte_that_is_not_utf8_is_refused(char: str) -> None:
+    from advisor.questionnaire.loader import load_questions
+    from advisor.questionnaire.spec import AnswerError
+
+    question = next(q for q in load_questions().questions if q.path == "project.name")
+    with pytest.raises(AnswerError):
+        question.parse(f"my{char}project")
+    assert question.parse("پروژه\u200cما") == "پروژه\u200cما"  # a Persian ZWNJ stays

@@ -10,8 +10,10 @@ ADVISOR_CACHE_DIR         a path (empty means the default folder)
 
 from __future__ import annotations
 
+import errno
 import math
 import os
+import stat
 from pathlib import Path
 
 from advisor.cli.output import own_folder_holding
@@ -56,19 +58,29 @@ def check_environment(environ: dict[str, str] | None = None) -> None:
 
 
 def _why_never_made(folder: Path) -> str | None:
-    """Why no folder can ever be made at ``folder``: the nearest existing path above it is
-    not a folder (``/dev/null/x``, ``a-file/sub``), or it lies in a kernel view (/proc,
-    /sys); else None."""
+    """Why no folder can ever be made at ``folder``: it or the nearest existing path above
+    it is not a folder (``/dev/null/x``, ``a-file/sub``), a link that loops or a link to
+    nothing (``mkdir`` refuses both), or it lies in a kernel view (/proc, /sys); else None."""
     resolved = os.path.realpath(folder)
     for root in ("/proc", "/sys"):
         if resolved == root or resolved.startswith(root + "/"):
             return f"it lies in {root}, a view of the kernel"
-    for above in folder.parents:
+    for path in (folder, *folder.parents):
         try:
-            if above.exists():
-                return None if above.is_dir() else f"{clip(str(above), 80)!r} is not a folder"
-        except OSError:
+            os.lstat(path)
+        except OSError as exc:  # nothing there yet, or a link above it loops: look above
+            if isinstance(exc, (FileNotFoundError, NotADirectoryError)) or exc.errno == errno.ELOOP:
+                continue
             return None
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except FileNotFoundError:
+            return f"{clip(str(path), 80)!r} is a link to nothing"
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return f"{clip(str(path), 80)!r} is a link that loops"
+            return None
+        return None if is_dir else f"{clip(str(path), 80)!r} is not a folder"
     return None
 
 

@@ -179,6 +179,9 @@ def write_stdout(text: str) -> None:
     """
     check_stdout()
     stream = sys.stdout
+    # a lone surrogate (a name that is not valid UTF-8) as the visible text \udcff, never
+    # its raw bytes (0x80-0x9f are C1 controls) nor an encoding error under a strict locale
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     try:
         if stream.isatty():
             # escaped a piece at a time: a control or tag character becomes up to 12

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from advisor.decide.claim_ids import defined_ids, load_source_ids, ref_problem, sources_file
 from advisor.decide.dating import field_name, future_dates, today_anywhere
 from advisor.decide.releases import load_snapshot
+from advisor.io.safe_read import real_path
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
 
@@ -110,7 +111,7 @@ def citation_problems(
     """
     from advisor.resources import data_dir  # looked up when called, as rules.core_pack_dir
 
-    core_dir = (core or data_dir("rules")).resolve()
+    core_dir = real_path(core or data_dir("rules"))
     lines = _Lines(ruleset)
     problems: list[Problem] = []
     for c in ruleset.meta.criteria:
@@ -141,13 +142,13 @@ def citation_problems(
 
     for rule in ruleset.all_rules:  # a claim that has ended still cites its sources
         source = ruleset.sources.get(rule.id)
-        strict = source is not None and Path(source).resolve().parent == core_dir
+        strict = source is not None and real_path(source).parent == core_dir
         dated("rule", rule, "rules")
         evidence("rule", rule.id, rule.evidence, strict, "rules")
     core_checks = core_dir / "data" / "consistency.yaml"
     for check in ruleset.all_checks or ():  # the checks cite their sources the same way
         if check.id in ruleset.check_sources:  # not one built from pack.yaml's releases
-            strict = Path(ruleset.check_sources[check.id]).resolve() == core_checks
+            strict = real_path(ruleset.check_sources[check.id]) == core_checks
             dated("check", check, "checks")
             evidence("check", check.id, check.evidence, strict, "checks")
     return problems

@@ -30,7 +30,7 @@ from advisor.decide.context import example_context
 from advisor.decide.dating import check_started, knowledge_month
 from advisor.decide.item_labels import load_pack_yaml
 from advisor.decide.rule_examples import examples_within_budget
-from advisor.io.safe_read import path_kind
+from advisor.io.safe_read import path_kind, real_path
 from advisor.io.safe_yaml import YamlDocument
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.decision import Inconsistency
@@ -299,8 +299,8 @@ def checks_of_packs(check_files: dict[str, str], packs: list[Path]) -> dict[str,
     bundled checks are not listed)."""
     out = {}
     for check_id, file in check_files.items():
-        folder = Path(file).parent.parent.resolve()
-        mine = next((pack for pack in packs if folder == Path(pack).resolve()), None)
+        folder = real_path(Path(file).parent.parent)
+        mine = next((pack for pack in packs if folder == real_path(pack)), None)
         if mine is not None:
             out[check_id] = str(mine)
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from advisor.io.safe_read import path_kind
+from advisor.io.safe_read import path_kind, real_path
 from advisor.model.errors import InputError
 
 MAX_PACK_ENTRIES = 10_000  # entries of a pack folder, rule files or not (listed each load)
@@ -85,11 +85,11 @@ def user_packs(core: Path, extra: list[Path]) -> list[Path]:
     out = []
     seen: set[Path] = set()
     for directory in extra:
-        if path_kind(directory) == "dir" and directory.resolve() == core.resolve():
+        if path_kind(directory) == "dir" and real_path(directory) == real_path(core):
             continue
-        if directory.resolve() in seen:  # the same pack named twice is loaded once
+        if real_path(directory) in seen:  # the same pack named twice is loaded once
             continue
-        seen.add(directory.resolve())
+        seen.add(real_path(directory))
         check_user_pack(directory)
         out.append(directory)
     _check_pack_bounds(out)

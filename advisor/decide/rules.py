@@ -43,6 +43,7 @@ from advisor.decide.pack_layout import rule_files, user_packs
 from advisor.decide.releases import fill_releases, load_snapshot, snapshot_path
 from advisor.decide.routes import RouteTable, load_routes
 from advisor.decide.rule_examples import check_examples, examples_within_budget
+from advisor.io.safe_read import real_path
 from advisor.io.safe_yaml import YamlDocument
 from advisor.io.validation import input_error_from_validation, register_model
 from advisor.model.errors import InputError
@@ -318,17 +319,16 @@ def load_ruleset(
     dates_checked: bool = True,
     core_examples: bool = True,
 ) -> RuleSet:
-    """Load the core pack plus any extra packs, checking ids are unique across all, and
-    that no evidence of an extra pack is dated after today (``dates_checked`` False: the
-    caller reports dates itself, as ``rules check`` does against its ``--today``).
-    ``core_examples`` False skips the bundled pack's rule fixtures (a recommendation)."""
+    """The core pack plus any extra packs, ids unique across all, no extra pack's evidence
+    dated after today (``dates_checked`` False: the caller reports dates, as ``rules check``
+    does against its ``--today``); ``core_examples`` False skips the bundled fixtures."""
     core = core or core_pack_dir()
     extra_dirs = user_packs(core, extra_dirs or [])
     files, packs = [], {}  # a file named twice (alone and in its folder) is read once
     for directory in [core, *(extra_dirs or [])]:
         for path in rule_files(directory):
-            if path.resolve() not in packs:
-                packs[path.resolve()] = directory
+            if real_path(path) not in packs:
+                packs[real_path(path)] = directory
                 files.append((path, directory is core))
     # frameworks' own files first; every other file is parsed, checked and let go in turn
     own_docs = {path: load_pack_file(path) for path, _ in files if is_framework_file(path.stem)}
@@ -371,7 +371,7 @@ def load_ruleset(
                 )
             sources[rule.id] = str(path)
             if not bundled:  # the pack as the user named it, a folder or one file
-                added[rule.id] = str(packs[path.resolve()])
+                added[rule.id] = str(packs[real_path(path)])
             rules.append(rule)
     checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today, fixtures)
     added.update(checks_of_packs(check_files, extra_dirs or []))

@@ -44,6 +44,17 @@ def os_reason(exc: OSError) -> str:
     return _OPEN_ERRORS.get(exc.errno or 0) or exc.strerror or type(exc).__name__
 
 
+def real_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` with its links resolved, to compare paths; a path that cannot be resolved
+    (a link loop, which pathlib raises as RuntimeError) is an InputError naming it."""
+    try:
+        return Path(path).resolve()
+    except OSError as exc:
+        raise InputError(os_reason(exc), path=os.fspath(path)) from None
+    except RuntimeError:  # Python < 3.13: "Symlink loop from ..."
+        raise InputError(_OPEN_ERRORS[errno.ELOOP], path=os.fspath(path)) from None
+
+
 def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_BYTES) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; anything else is an InputError."""
     name = os.fspath(path)

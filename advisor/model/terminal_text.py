@@ -54,9 +54,16 @@ def _json_escape(match: re.Match[str]) -> str:
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
+# what a terminal is never sent: the above, and lone surrogates (a file name that is not
+# valid UTF-8, read with surrogateescape, would otherwise go out as its raw bytes, C1
+# controls such as 0x9b, the 8-bit CSI, among them)
+_SHOWN = re.compile(f"[\x00-\x1f\x7f-\x9f{INVISIBLE}\ud800-\udfff]")
+
+
 def inert(text: Any) -> str:
-    """``text`` with every control, bidi and zero-width character shown as an escape."""
-    return _UNSAFE.sub(_visible, str(text))
+    """``text`` with every control, bidi and zero-width character, and every lone
+    surrogate, shown as an escape."""
+    return _SHOWN.sub(_visible, str(text))
 
 
 def inert_lines(text: Any) -> str:
@@ -80,7 +87,7 @@ def one_line(text: Any, limit: int = LINE_LIMIT) -> str:
 # on a terminal, where nothing links, the "@" is shown alone.
 AT_JOINED = "@\u2060"
 
-_UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{INVISIBLE}]")
+_UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{INVISIBLE}\ud800-\udfff]")
 
 
 def for_terminal(text: str) -> str:
@@ -97,5 +104,5 @@ def json_document(data: Any) -> str:
     surrogate (a file name that is not valid UTF-8, read with surrogateescape) becomes
     the visible text ``\\udcff`` with its backslash escaped, so strict JSON parsers accept
     the file and read back what a terminal showed."""
-    text = for_terminal(json.dumps(data, indent=2, ensure_ascii=False))
-    return _LONE_SURROGATE.sub(lambda m: f"\\\\u{ord(m.group(0)):04x}", text) + "\n"
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return for_terminal(_LONE_SURROGATE.sub(lambda m: f"\\\\u{ord(m.group(0)):04x}", text)) + "\n"

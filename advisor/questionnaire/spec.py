@@ -133,7 +133,9 @@ class Question:
     def parse(self, raw: str) -> Any:
         """Turn typed text into a validated value (JSON form), or raise AnswerError."""
         text = raw.strip()
-        if any(ord(char) < 32 or ord(char) == 127 for char in text):
+        # C0, DEL and C1 controls (NEL, the 8-bit CSI), and lone surrogates (bytes that
+        # are not UTF-8); joiners and bidi marks stay: Persian and other scripts need them
+        if any(ord(c) < 32 or 127 <= ord(c) <= 159 or 0xD800 <= ord(c) <= 0xDFFF for c in text):
             raise AnswerError("the answer holds control characters or is not UTF-8 text")
         if self.kind == "choice":
             value: Any = self._pick(text)

@@ -97,7 +97,7 @@ def _example_name(path: str | None) -> str | None:
 
         folder = data_dir("examples").resolve()
         resolved = Path(path).resolve()
-    except (OSError, FileNotFoundError):
+    except (OSError, RuntimeError):  # a link loop: RuntimeError before Python 3.13
         return None
     return resolved.stem if resolved.parent == folder else None
 

@@ -105,3 +105,35 @@ def _size(value: Any) -> bool:
         and math.isfinite(value)
         and 1 <= value <= 1e6
     )
+
+
+def comparisons_match_run(run: dict[str, Any]) -> bool:
+    """Each comparison belongs to its run: it divides two different frameworks of the run,
+    neither of them one the run found not installed, for a probe the run holds, and it is
+    distorted, for the same reasons, exactly when the run's own log of the comparison
+    rounds says the machine was too busy (every comparison shares the rounds' verdict,
+    probes/run/rounds.py). A hand edit had shown "JAX / PyTorch 3.00, rules may score it"
+    beside "JAX: not installed" and "too busy to compare"."""
+    frameworks = run.get("frameworks")  # absent from a hand-made run: nothing to hold it to
+    environment = run.get("environment", {})
+    found = environment.get("frameworks", {})
+    probes = {p.get("id") for p in run.get("probes", [])}
+    rounds = (environment.get("load") or {}).get("comparison_rounds")
+    for comparison in run.get("comparisons", []):
+        pair = (comparison["numerator"], comparison["denominator"])
+        if pair[0] == pair[1] or (frameworks is not None and not set(pair) <= set(frameworks)):
+            return False
+        if any(isinstance(found.get(f), dict) and found[f].get("installed") is False for f in pair):
+            return False
+        if comparison["probe"] not in probes:
+            return False
+        if isinstance(rounds, dict) and isinstance(rounds.get("distorted"), bool):
+            reasons = rounds.get("reasons")
+            if not (isinstance(reasons, list) and all(isinstance(r, str) for r in reasons)):
+                return False
+            expected = "; ".join(reasons) if rounds["distorted"] else None
+            if bool(comparison.get("distorted")) != rounds["distorted"]:
+                return False
+            if comparison.get("reason") != expected:
+                return False
+    return True

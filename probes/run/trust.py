@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from probes.run.consistency import comparison_agrees, rate_matches_time
+from probes.run.consistency import comparison_agrees, comparisons_match_run, rate_matches_time
 
 MAX_NUMBER = 1e18  # any number anywhere in a cached run
 MAX_MEDIAN = 1e15  # a metric's median (GFLOP/s, seconds, ratios...)
@@ -65,7 +65,9 @@ def valid_run(run: Any, created: Any) -> bool:
     comparisons = run.get("comparisons", [])
     if not isinstance(comparisons, list) or not all(_valid_comparison(c) for c in comparisons):
         return False
-    return _valid_environment(run["environment"]) and _bounded(run, 0)
+    if not (_valid_environment(run["environment"]) and _bounded(run, 0)):
+        return False
+    return comparisons_match_run(run)
 
 
 _NUMBER_OR_NONE = ("number", None)
