@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -11,6 +12,23 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import main
+
+_FRAMEWORKS = ("torch", "jax", "tensorflow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under the light install (no framework at all) the tests marked ``probes``, which
+    run real framework workloads, are skipped with the command that installs them, not
+    failed with "'skipped' == 'ok'". CI installs every framework, and .ci/run fails when
+    no framework was measured, so this cannot hide a missing install there."""
+    if any(importlib.util.find_spec(name) for name in _FRAMEWORKS):
+        return
+    skip = pytest.mark.skip(
+        reason="no framework installed: pip install -c constraints-cpu.txt -e '.[test,all]'"
+    )
+    for item in items:
+        if "probes" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)

@@ -7,6 +7,7 @@ registered framework is described wherever its description lives.
 
 from __future__ import annotations
 
+import datetime as dt
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -80,3 +81,26 @@ def refusal(call: Callable[[], Any]) -> str:
     with pytest.raises(InputError) as info:
         call()
     return str(info.value)
+
+
+def _checked_dates(node: Any) -> list[Any]:
+    if isinstance(node, dict):
+        own = [node["checked"]] if "checked" in node else []
+        return own + [d for v in node.values() for d in _checked_dates(v)]
+    if isinstance(node, list):
+        return [d for v in node for d in _checked_dates(v)]
+    return []
+
+
+def knowledge_today() -> dt.date:
+    """The day the tests take as today: the newest ``checked`` date anywhere in the bundled
+    pack, or its package snapshot's date if later. Evidence honestly dated the day it was
+    checked then never reads as "in the future" in the tests, which stay deterministic for
+    a given pack; tests/test_knowledge.py holds every date to the real clock instead."""
+    from advisor.decide.citations import load_snapshot
+
+    found = [load_snapshot().snapshot]
+    for path in sorted(core_pack_dir().rglob("*.yaml")):
+        for value in _checked_dates(yaml.safe_load(path.read_text(encoding="utf-8"))):
+            found.append(value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value)))
+    return max(found)

@@ -210,7 +210,7 @@ def test_the_command_to_reproduce_a_report_keeps_as_of_and_seed() -> None:
     from advisor.decide.engine import decide
     from advisor.decide.rules import load_ruleset
     from advisor.io.profiles import load_profile
-    from advisor.report.verdict import source
+    from advisor.report.command import source
 
     path = (
         Path(__file__).resolve().parent.parent
@@ -226,7 +226,7 @@ def test_the_command_to_reproduce_a_measured_report_keeps_its_interpreters() -> 
     from advisor.decide.engine import decide
     from advisor.decide.rules import load_ruleset
     from advisor.model.profile import Profile
-    from advisor.report.verdict import source
+    from advisor.report.command import source
 
     decision = decide(Profile(), None, load_ruleset())
     venv = "/srv/my env/bin/python"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hostile_support import assert_refused, run
 
-from advisor.report.verdict import shell_word
+from advisor.report.command import shell_word
 
 PACK = """rules:
   - id: DEP901

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from pack_support import minimal_core
+from pack_support import knowledge_today, minimal_core
 
 from advisor.decide.citations import citation_problems, defined_ids, load_snapshot
 from advisor.decide.engine import decide
@@ -25,7 +25,7 @@ from advisor.model.profile import Profile
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "docs" / "sources.md"
 SNAPSHOT = ROOT / "rules" / "data" / "package_health.yaml"
-TODAY = dt.date(2026, 12, 1)  # the as-of date of this refresh; a later check date is an error
+TODAY = knowledge_today()  # the newest checked date; test_no_date_is_after_the_real_clock
 
 PACK = load_ruleset()
 
@@ -255,3 +255,17 @@ def test_large_research_models_on_nvidia_gpus_do_not_tip_to_jax() -> None:
     on_gpu, on_tpu = fired(big), fired({**big, "hardware": {"training": ["tpu"]}})
     assert "SCL001" not in on_gpu and "SCL005" in on_gpu
     assert "SCL001" in on_tpu and "SCL005" not in on_tpu
+
+
+def test_no_date_is_after_the_real_clock() -> None:
+    """The tests take the newest checked date as today (pack_support.knowledge_today), so
+    a date typed in the future (2027 for 2026) must be caught here, against the real clock
+    (the latest date anywhere on Earth), as `advisor rules check` does."""
+    from advisor.decide.dating import today_anywhere
+
+    assert knowledge_today() <= today_anywhere()
+    problems = citation_problems(
+        PACK, defined_ids(SOURCES.read_text(encoding="utf-8")), set(snapshot_packages()),
+        today=today_anywhere(),
+    )  # fmt: skip
+    assert [str(p) for p in problems] == []

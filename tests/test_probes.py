@@ -61,7 +61,10 @@ def test_measure_takes_blocks_and_replicates() -> None:
 def test_fault_spec_parsing() -> None:
     parsed = faults.parse("segv:jax:matmul, hang:pytorch, bogus:x:y, import:tensorflow")
     assert [(f.kind, f.framework, f.probe) for f in parsed] == [
-        ("segv", "jax", "matmul"), ("hang", "pytorch", "*"), ("import", "tensorflow", "*")]
+        ("segv", "jax", "matmul"),
+        ("hang", "pytorch", "*"),
+        ("import", "tensorflow", "*"),
+    ]
     assert faults.import_fails(parsed, "tensorflow") and not faults.import_fails(parsed, "jax")
     assert parsed[0].matches("jax", "matmul") and not parsed[0].matches("jax", "jit")
 
@@ -89,9 +92,11 @@ def test_exit_descriptions() -> None:
 
 def test_output_tail_prefers_the_fatal_error(tmp_path: Path) -> None:
     err = tmp_path / "stderr"
-    err.write_text("noise\nFatal Python error: Segmentation fault\n\nCurrent thread:\n"
-                   '  File "/x/faults.py", line 9 in _trigger\n  File "/x/worker.py", line 1 in'
-                   " main\nExtension modules: numpy\n")
+    err.write_text(
+        "noise\nFatal Python error: Segmentation fault\n\nCurrent thread:\n"
+        '  File "/x/faults.py", line 9 in _trigger\n  File "/x/worker.py", line 1 in'
+        " main\nExtension modules: numpy\n"
+    )
     tail = output_tail(err)
     assert tail.startswith("Fatal Python error: Segmentation fault")
     assert "_trigger" in tail and "Extension modules" not in tail
@@ -101,15 +106,24 @@ def test_output_tail_prefers_the_fatal_error(tmp_path: Path) -> None:
 
 
 def _probe(framework: str, values: list[float], gflops: float) -> dict[str, Any]:
-    return {"id": "matmul", "framework": framework, "status": "ok",
-            "metrics": {"gflops": {"median": gflops, "iqr": 1.0, "n": 9, "unit": "GFLOP/s"}},
-            "check": {"name": "c", "values": values, "scale": 1.0, "rtol": 1e-3}}
+    return {
+        "id": "matmul",
+        "framework": framework,
+        "status": "ok",
+        "metrics": {"gflops": {"median": gflops, "iqr": 1.0, "n": 9, "unit": "GFLOP/s"}},
+        "check": {"name": "c", "values": values, "scale": 1.0, "rtol": 1e-3},
+    }
 
 
 def test_disagreeing_results_are_flagged_and_not_ranked() -> None:
-    probes = [ProbeRecord.from_json(p) for p in (
-        _probe("pytorch", [10.0, 20.0], 100.0), _probe("jax", [10.0, 20.001], 50.0),
-        _probe("tensorflow", [10.0, 25.0], 400.0))]
+    probes = [
+        ProbeRecord.from_json(p)
+        for p in (
+            _probe("pytorch", [10.0, 20.0], 100.0),
+            _probe("jax", [10.0, 20.001], 50.0),
+            _probe("tensorflow", [10.0, 25.0], 400.0),
+        )
+    ]
     warnings = compare.check_agreement(probes)
     assert [(p.check or {})["agrees"] for p in probes] == [True, True, False]
     assert len(warnings) == 1 and "tensorflow" in warnings[0]
@@ -120,10 +134,15 @@ def test_disagreeing_results_are_flagged_and_not_ranked() -> None:
 
 
 def test_accelerator_prefers_the_best_device_seen() -> None:
-    envs = {"pytorch": {"devices": [{"kind": "nvidia_gpu", "name": "H100"}] * 2},
-            "jax": {"devices": [{"kind": "cpu", "name": "cpu"}]}}
-    assert compare.accelerator(envs) == {"kind": "nvidia_gpu", "count": 2,
-                                         "names": ["H100", "H100"]}
+    envs = {
+        "pytorch": {"devices": [{"kind": "nvidia_gpu", "name": "H100"}] * 2},
+        "jax": {"devices": [{"kind": "cpu", "name": "cpu"}]},
+    }
+    assert compare.accelerator(envs) == {
+        "kind": "nvidia_gpu",
+        "count": 2,
+        "names": ["H100", "H100"],
+    }
     assert compare.accelerator({})["kind"] == "cpu"
 
 
@@ -150,18 +169,34 @@ def _key(level: str = "quick") -> dict[str, Any]:
 
 
 def _run() -> dict[str, Any]:
-    return {"probes": [{"id": "matmul", "framework": "jax", "status": "ok", "metrics": {
-        "gflops": {"median": 1.0, "iqr": 0.1, "n": 3, "unit": "GFLOP/s"}}}],
-        "environment": {"os": "Linux", "python": "3.11.9", "cpu": {}, "frameworks": {},
-                        "accelerator": {"kind": "cpu", "count": 0, "names": []},
-                        "benchmark_index_detail": {"unit": "loops per ms",
-                                                   "before": {"median": 9.0},
-                                                   "after": {"median": 9.5}},
-                        "warnings": []}}
+    return {
+        "probes": [
+            {
+                "id": "matmul",
+                "framework": "jax",
+                "status": "ok",
+                "metrics": {"gflops": {"median": 1.0, "iqr": 0.1, "n": 3, "unit": "GFLOP/s"}},
+            }
+        ],
+        "environment": {
+            "os": "Linux",
+            "python": "3.11.9",
+            "cpu": {},
+            "frameworks": {},
+            "accelerator": {"kind": "cpu", "count": 0, "names": []},
+            "benchmark_index_detail": {
+                "unit": "loops per ms",
+                "before": {"median": 9.0},
+                "after": {"median": 9.5},
+            },
+            "warnings": [],
+        },
+    }
 
 
-def test_cache_files_are_private_and_atomic(tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_files_are_private_and_atomic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ADVISOR_CACHE_DIR", str(tmp_path / "c"))
     key = _key()
     path = cache.cache_path(key)
@@ -209,7 +244,8 @@ def test_cache_dir_resolution(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 
 def test_hidden_frameworks_are_skipped_with_the_install_command(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("ADVISOR_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("ADVISOR_PROBE_HIDE", "all")
     lines: list[str] = []
@@ -221,8 +257,19 @@ def test_hidden_frameworks_are_skipped_with_the_install_command(
     probe_lines = [ln for ln in lines if ln.startswith("probe ")]
     assert len(probe_lines) == len(result["probes"])  # one progress line per probe
     env = result["environment"]
-    assert set(env) >= {"os", "python", "cpu", "memory_gb", "frameworks", "accelerator",
-                        "threads", "env_vars", "benchmark_index", "noisy", "warnings"}
+    assert set(env) >= {
+        "os",
+        "python",
+        "cpu",
+        "memory_gb",
+        "frameworks",
+        "accelerator",
+        "threads",
+        "env_vars",
+        "benchmark_index",
+        "noisy",
+        "warnings",
+    }
     assert env["env_vars"]["ADVISOR_PROBE_HIDE"] == "all"
     assert set(result["cache"]) == {"used", "path", "created", "age_seconds"}
     json.dumps(result, allow_nan=False)
@@ -237,33 +284,68 @@ def test_markdown_template_renders_every_status() -> None:
     from advisor.report.render import render_template
 
     ok = _probe("pytorch", [1.0], 150.0)
-    ok.update(reason=None, params={"dtype": "float32", "shape": [1000, 1000]}, noisy=True,
-              seconds=1.0, noisy_metrics=["gflops"])
+    ok.update(
+        reason=None,
+        params={"dtype": "float32", "shape": [1000, 1000]},
+        noisy=True,
+        seconds=1.0,
+        noisy_metrics=["gflops"],
+    )
     ok["check"].update(agrees=True, reference="pytorch", max_rel_diff=0.0)
-    bad = {"id": "matmul", "framework": "jax", "status": "failed", "reason": "worker crashed "
-           "with SIGSEGV | tail", "metrics": {}, "params": {}, "noisy": False, "seconds": 0.1}
+    bad = {
+        "id": "matmul",
+        "framework": "jax",
+        "status": "failed",
+        "reason": "worker crashed with SIGSEGV | tail",
+        "metrics": {},
+        "params": {},
+        "noisy": False,
+        "seconds": 0.1,
+    }
     env = _environment(
-        ["pytorch"], {"pytorch": "2.0", "jax": None, "tensorflow": None}, {},
+        ["pytorch"],
+        {"pytorch": "2.0", "jax": None, "tensorflow": None},
+        {},
         [ProbeRecord.from_json(ok), ProbeRecord.from_json(bad)],
         {"median": 100.0, "iqr": 1.0, "n": 3, "noisy": False, "slow": False},
-        {"median": 100.0, "iqr": 1.0, "n": 3, "noisy": False, "slow": False}, 0.1,
-        []).to_json()
-    text = render_template("probe.md.j2", {
-        "level": "quick", "probes": [ok, bad], "environment": env, "wall_seconds": 3.0,
-        "cache": {"used": True, "path": "/x", "created": "2026-01-01T00:00:00+00:00",
-                  "age_seconds": 60.0}})
+        {"median": 100.0, "iqr": 1.0, "n": 3, "noisy": False, "slow": False},
+        0.1,
+        [],
+    ).to_json()
+    text = render_template(
+        "probe.md.j2",
+        {
+            "level": "quick",
+            "probes": [ok, bad],
+            "environment": env,
+            "wall_seconds": 3.0,
+            "cache": {
+                "used": True,
+                "path": "/x",
+                "created": "2026-01-01T00:00:00+00:00",
+                "age_seconds": 60.0,
+            },
+        },
+    )
     assert "| matmul | pytorch | gflops | 150 |" in text and "noisy" in text
     assert "SIGSEGV \\| tail" in text and "cached figures" in text
 
 
 def test_parent_modules_never_import_a_framework() -> None:
     """The parent-side modules import no framework (checked in a clean interpreter)."""
-    code = ("import sys, probes, probes.api, probes.catalog, probes.run.orchestrate, "
-            "probes.run.cache, probes.run.launcher, probes.env.host, probes.env.load, "
-            "probes.env.interpreter, probes.run.rounds;"
-            "print([m for m in ('torch', 'jax', 'tensorflow', 'numpy') if m in sys.modules])")
+    code = (
+        "import sys, probes, probes.api, probes.catalog, probes.run.orchestrate, "
+        "probes.run.cache, probes.run.launcher, probes.env.host, probes.env.load, "
+        "probes.env.interpreter, probes.run.rounds;"
+        "print([m for m in ('torch', 'jax', 'tensorflow', 'numpy') if m in sys.modules])"
+    )
     import subprocess
 
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=Path(__file__).resolve().parent.parent)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     assert out.stdout.strip() == "[]"

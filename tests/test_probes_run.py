@@ -24,8 +24,11 @@ from probes.run.orchestrate import run_selected
 pytestmark = pytest.mark.probes
 ROOT = Path(__file__).resolve().parent.parent
 HAS_TF = importlib.util.find_spec("tensorflow") is not None
-INSTALLED = [fw for fw, mod in (("pytorch", "torch"), ("jax", "jax"), ("tensorflow", "tensorflow"))
-             if importlib.util.find_spec(mod) is not None]
+INSTALLED = [
+    fw
+    for fw, mod in (("pytorch", "torch"), ("jax", "jax"), ("tensorflow", "tensorflow"))
+    if importlib.util.find_spec(mod) is not None
+]
 
 QUICK_SCRIPT = """
 import json, sys
@@ -50,8 +53,15 @@ def quick(quick_cache: Path) -> dict[str, Any]:
     """One real quick run of every installed framework, in a fresh interpreter."""
     env = dict(os.environ, ADVISOR_CACHE_DIR=str(quick_cache))
     env.pop("ADVISOR_PROBE_FAULT", None)
-    proc = subprocess.run([sys.executable, "-c", QUICK_SCRIPT], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=300, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", QUICK_SCRIPT],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+        check=True,
+    )
     data = json.loads(proc.stdout)
     data["stderr"] = proc.stderr
     return data
@@ -84,8 +94,13 @@ def test_quick_measures_the_article_experiment(quick: dict[str, Any]) -> None:
 def test_quick_reports_the_environment_and_progress(quick: dict[str, Any]) -> None:
     env = quick["run"]["environment"]
     assert env["frameworks"]["pytorch"]["installed"] and env["frameworks"]["pytorch"]["devices"]
-    assert env["frameworks"]["jax"]["devices"][0]["kind"] in ("cpu", "nvidia_gpu", "amd_gpu",
-                                                            "tpu", "apple_silicon")
+    assert env["frameworks"]["jax"]["devices"][0]["kind"] in (
+        "cpu",
+        "nvidia_gpu",
+        "amd_gpu",
+        "tpu",
+        "apple_silicon",
+    )
     assert env["accelerator"]["kind"] in ("cpu", "nvidia_gpu", "amd_gpu", "tpu", "apple_silicon")
     assert isinstance(env["benchmark_index"], float) and env["benchmark_index"] > 0
     assert "pytorch" in env["threads"]
@@ -99,9 +114,15 @@ def test_the_parent_never_imports_a_framework(quick: dict[str, Any]) -> None:
 
 def test_cli_json_is_clean_and_uses_the_cache(quick: dict[str, Any], quick_cache: Path) -> None:
     env = dict(os.environ, ADVISOR_CACHE_DIR=str(quick_cache))
-    proc = subprocess.run([sys.executable, "-m", "advisor", "probe", "--format", "json"],
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120,
-                          check=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "advisor", "probe", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+    )
     data = json.loads(proc.stdout)  # nothing but JSON on stdout
     assert set(data) >= {"probes", "environment", "cache"}
     assert data["cache"]["used"] is True and data["cache"]["age_seconds"] >= 0
@@ -113,13 +134,21 @@ def test_cli_json_is_clean_and_uses_the_cache(quick: dict[str, Any], quick_cache
             assert set(metric) >= {"median", "iqr", "n", "unit"}
     cache_file = Path(data["cache"]["path"])
     assert stat.S_IMODE(cache_file.stat().st_mode) == 0o600
-    md = subprocess.run([sys.executable, "-m", "advisor", "probe"], capture_output=True,
-                        text=True, env=env, cwd=ROOT, timeout=120, check=True)
+    md = subprocess.run(
+        [sys.executable, "-m", "advisor", "probe"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+    )
     assert md.stdout.startswith("# Measurements on this machine")
     assert "| matmul | pytorch | gflops |" in md.stdout
 
 
 # -- faults ---------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def fast(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
@@ -130,7 +159,8 @@ def fast(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 
 def test_segfault_marks_one_probe_and_the_rest_carry_on(
-        fast: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ADVISOR_PROBE_FAULT", "segv:jax:matmul")
     run = run_probes("quick", frameworks=["jax"], refresh=True)
     probes = _by(run)
@@ -140,8 +170,7 @@ def test_segfault_marks_one_probe_and_the_rest_carry_on(
     assert run["cache"]["path"] is None and not list(fast.glob("probes-*.json"))
 
 
-def test_hang_times_out_and_the_rest_carry_on(
-        fast: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hang_times_out_and_the_rest_carry_on(fast: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ADVISOR_PROBE_FAULT", "hang:jax:matmul")
     monkeypatch.setenv("ADVISOR_PROBE_TIMEOUT", "3")
     run = run_probes("quick", frameworks=["jax"], refresh=True)
@@ -152,7 +181,8 @@ def test_hang_times_out_and_the_rest_carry_on(
 
 
 def test_exception_and_sigkill_in_two_frameworks(
-        fast: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ADVISOR_PROBE_FAULT", "raise:jax:matmul,kill:pytorch:autodiff")
     probes = _by(run_probes("quick", frameworks=["pytorch", "jax"], refresh=True))
     assert probes[("jax", "matmul")]["status"] == "failed"
@@ -172,7 +202,8 @@ def test_out_of_memory_is_a_failure(fast: Path, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_failed_import_is_skipped_with_the_install_command(
-        fast: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ADVISOR_PROBE_FAULT", "import:jax")
     run = run_probes("quick", frameworks=["jax"], refresh=True)
     probes = _by(run)
@@ -209,13 +240,15 @@ def test_a_bad_interpreter_is_an_error_and_a_good_one_still_runs(fast: Path) -> 
 
     with pytest.raises(InterpreterError, match="no such file"):
         run_probes("quick", frameworks=["jax"], python=["/nonexistent/python"], refresh=True)
-    run = run_probes("quick", frameworks=["jax"], python=["/nonexistent/python", sys.executable],
-                     refresh=True)
+    run = run_probes(
+        "quick", frameworks=["jax"], python=["/nonexistent/python", sys.executable], refresh=True
+    )
     assert _by(run)[("jax", "matmul")]["status"] == "ok"
     assert any("no such file" in w for w in run["environment"]["warnings"])
 
 
 # -- cache with real measurements ---------------------------------------------------------
+
 
 def test_cache_reuse_corruption_and_refresh(fast: Path) -> None:
     first = run_probes("quick", frameworks=["jax"])
@@ -235,9 +268,15 @@ def test_cache_reuse_corruption_and_refresh(fast: Path) -> None:
 
 # -- standard and full probes, shortened ----------------------------------------------------
 
+
 def test_standard_probes_agree_across_frameworks(fast: Path) -> None:
-    workload = {"model_family": "mlp", "batch_size": 32, "dtype": "float32",
-                "per_example_gradients": True, "higher_order_derivatives": False}
+    workload = {
+        "model_family": "mlp",
+        "batch_size": 32,
+        "dtype": "float32",
+        "per_example_gradients": True,
+        "higher_order_derivatives": False,
+    }
     frameworks = [fw for fw in ("pytorch", "jax") if fw in INSTALLED]
     run = run_probes("standard", frameworks=frameworks, workload=workload, refresh=True)
     probes = _by(run)
@@ -305,7 +344,8 @@ def test_scale_probe_pytorch_ddp(fast: Path) -> None:
 
 
 def test_a_failed_run_removes_the_older_cached_run_it_says_will_be_measured_again(
-        fast: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Red-team round 45: a run with a failed probe said "not cached; the next run measures
     again", but the next run reused an older cached run under the same key."""
     from probes.run import orchestrate

@@ -625,3 +625,20 @@ def test_the_environment_table_rows() -> None:
         (r["item"], r["value"]) for r in environment(gpu)
     ]
     assert environment({}) == []
+
+
+def test_every_report_key_is_documented_and_used_by_both_templates() -> None:
+    """A value a section derives must reach both reports and the template contract: a
+    line added to the Markdown template alone had passed every test."""
+    root = Path(__file__).resolve().parent.parent / "templates"
+    profile = load_profile(str(root.parent / "examples" / "r4-product-team-vision-nlp.yaml"))
+    decision = decide(profile, None, load_ruleset([]), with_sensitivity=False)
+    keys = report_data(decision, profile, None)["report"].keys()
+    texts = {
+        name: (root / name).read_text(encoding="utf-8")
+        for name in ("report.md.j2", "report.html.j2", "README.md")
+    }
+    missing = {
+        name: [k for k in keys if not re.search(rf"\b{k}\b", text)] for name, text in texts.items()
+    }
+    assert keys and missing == {name: [] for name in texts}

@@ -20,6 +20,7 @@ from advisor.model.said import said_paths
 from advisor.report import (
     changes,
     claims,
+    command,
     environment,
     measurements,
     risks,
@@ -48,7 +49,7 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
     """Everything the report says, section by section, as plain data."""
     rec = inp.decision.recommendation
     return {
-        "source": verdict.source(
+        "source": command.source(
             inp.profile_path, inp.probe_level, inp.rule_dirs, inp.decision, inp.python
         ),
         "verdict": verdict.verdict(inp.decision),
