@@ -1,4 +1,4 @@
-"""Red-team round 53, and the error labels left open after round 48."""
+"""Red-team rounds 53 and 54, and the error labels left open after round 48."""
 
 from __future__ import annotations
 
@@ -163,3 +163,24 @@ def test_a_typed_answer_with_a_c1_control_or_a_byte_that_is_not_utf8_is_refused(
     with pytest.raises(AnswerError):
         question.parse(f"my{char}project")
     assert question.parse("پروژه\u200cما") == "پروژه\u200cما"  # a Persian ZWNJ stays
+
+
+def test_a_long_word_from_a_pack_wraps_in_an_html_table_cell(tmp_path: Path) -> None:
+    """Round 54: a 4,900-character word in a veto reason made the HTML page thousands of
+    pixels wide (only headings, paragraphs and list items wrapped long words). The layout
+    itself was checked in headless Chromium; this keeps the rule in the stylesheet."""
+    import re
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    word = "TensorFlow_is_the_only_choice_" * 160
+    rule = _PACK_RULE.replace("    effects: {pytorch: 1}\n", f"    veto: {{pytorch: {word}}}\n")
+    (pack / "r.yaml").write_text(rule)
+    result = run(
+        "recommend", "--example", "student-starter", "--probes", "none", "--rules", "pack",
+        "--format", "html", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    assert word in result.out
+    style = re.search(r"<style>(.*?)</style>", result.out, re.S)
+    assert style and re.search(r"\btd\s*\{[^}]*overflow-wrap:\s*anywhere", style.group(1))
