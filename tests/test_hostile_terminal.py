@@ -297,13 +297,13 @@ def test_report_printed_to_a_terminal_is_inert(tmp_path: Path, fmt: str) -> None
 def test_the_joiner_that_stops_mentions_is_in_the_file_not_on_the_terminal(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "p.yaml").write_text('project: {name: "cc @octocat, bob@example.com"}\n')
+    (tmp_path / "p.yaml").write_text('project: {name: "cc @octocat, bob@example.com, o/r#1"}\n')
     shown = _run_on_a_terminal(["recommend", "p.yaml", "--probes", "none"], tmp_path)
-    assert "cc @octocat, bob@example.com" in shown and "\\u2060" not in shown
+    assert "cc @octocat, bob@example.com, o/r\\#1" in shown and "\\u2060" not in shown
     args = ["recommend", "p.yaml", "--probes", "none", "-o", "r.md"]
     _run_on_a_terminal(args, tmp_path)
     saved = (tmp_path / "r.md").read_text(encoding="utf-8")
-    assert "cc @\u2060octocat, bob@\u2060example.com" in saved
+    assert "cc @\u2060octocat, bob@\u2060example.com, o/r\\#\u20601" in saved
 
 
 def test_a_json_file_holds_the_same_data_with_every_control_escaped(tmp_path: Path) -> None:

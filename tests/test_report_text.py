@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from advisor.model.terminal_text import AT_JOINED
+from advisor.model.terminal_text import JOINER
 from advisor.report.charts import mermaid_bar, mermaid_pie, nice_max
 from advisor.report.text import (
     fmt_num,
@@ -53,7 +53,7 @@ def test_md_inline_round_trips_as_plain_text(text: str) -> None:
     if expected:
         assert block == ["paragraph_open", "inline", "paragraph_close"], (escaped, block)
         shown = "".join(c.content for c in _inline_children(escaped))
-        assert shown.replace(AT_JOINED, "@") == expected
+        assert shown.replace(JOINER, "") == expected
 
 
 @settings(max_examples=200, deadline=None)
@@ -147,7 +147,7 @@ def test_md_inline_breaks_autolinks_but_renders_as_typed() -> None:
     assert md_inline("PKG:numpy, ratio 1:2, a: b") == "PKG:numpy, ratio 1:2, a: b"
     for text in ("see https://evil.example/x", "www.evil.com mailto:x@y.z"):
         shown = "".join(c.content for c in _inline_children(md_inline(text)))
-        assert shown.replace(AT_JOINED, "@") == text
+        assert shown.replace(JOINER, "") == text
 
 
 def test_md_inline_stops_mentions_and_email_links_with_an_invisible_joiner() -> None:
@@ -311,3 +311,14 @@ def test_md_block_renders_a_rule_row_as_typed() -> None:
         text = html.replace("<blockquote>", "").replace("</blockquote>", "")
         text = text.replace("<p>", "").replace("</p>", "").strip()
         assert text == f"a\n{line}".replace("&", "&amp;"), (line, html)
+
+
+def test_md_inline_stops_github_issue_references_and_renders_as_typed() -> None:
+    """Round 54: GitHub turns "#123" and "owner/repo#123" into issue references (a
+    cross-repository one marks that issue's timeline); a joiner after the "#" stops them."""
+    for text in ("see torvalds/linux#1", "issues #12 and #3", "a\\#1"):
+        escaped = md_inline(text)
+        assert "#" + JOINER in escaped and not re.search(r"#\d", escaped)
+        shown = "".join(c.content for c in _inline_children(escaped))
+        assert shown.replace(JOINER, "") == text
+    assert JOINER not in md_inline("C# and #x and # 5")  # no digit follows: left alone

@@ -13,7 +13,7 @@ import click
 from advisor.cli.options import ASCII_COUNT, SubGroup
 from advisor.cli.std_streams import write_stdout
 from advisor.io.safe_read import input_paths
-from advisor.model.terminal_text import AT_JOINED, clip, for_terminal, inert, one_line
+from advisor.model.terminal_text import JOINER, clip, for_terminal, inert, one_line
 
 
 @click.group(cls=SubGroup)
@@ -66,10 +66,10 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
         # its routes, in its time (a month no view can hold, say 1899-12: today's)
         with contextlib.suppress(ValueError):
             ruleset = ruleset.at(last_month_before(rule.holds.until))
-    # everything inert but the word joiners the Markdown puts after an "@": write_stdout
-    # shows a terminal the "@" alone and keeps them for a file or pipe, as for a report
+    # everything inert but the word joiners the Markdown puts after an "@" or an issue's
+    # "#": write_stdout leaves them out on a terminal and keeps them for a file or pipe
     page = rule_markdown(rule, ruleset)
-    write_stdout(AT_JOINED.join(for_terminal(part) for part in page.split(AT_JOINED)))
+    write_stdout(JOINER.join(for_terminal(part) for part in page.split(JOINER)))
 
 
 @rules.command("check")

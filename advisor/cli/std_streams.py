@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from advisor.io.safe_read import os_reason
 from advisor.model.errors import InputError
-from advisor.model.terminal_text import AT_JOINED, for_terminal
+from advisor.model.terminal_text import JOINER, for_terminal
 
 
 def fill_closed_fds() -> None:
@@ -187,7 +187,7 @@ def write_stdout(text: str) -> None:
             # escaped a piece at a time: a control or tag character becomes up to 12
             # visible ones, and a 5,000,000-character report of them must not need 60
             # million characters of memory at once
-            text = text.replace(AT_JOINED, "@")
+            text = text.replace(JOINER, "")  # every joiner in the output is the advisor's
             for start in range(0, len(text), TERMINAL_CHUNK):
                 stream.write(for_terminal(text[start : start + TERMINAL_CHUNK]))
         else:

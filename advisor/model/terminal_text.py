@@ -83,9 +83,11 @@ def one_line(text: Any, limit: int = LINE_LIMIT) -> str:
 
 
 # Markdown reports put a word joiner after an "@" that a letter or digit follows, so that
-# GitHub neither mentions the name nor links the e-mail address (advisor/report/text.py);
-# on a terminal, where nothing links, the "@" is shown alone.
-AT_JOINED = "@\u2060"
+# GitHub neither mentions the name nor links the e-mail address, and after a "#" that a
+# digit follows, so that "owner/repo#1" references no issue (advisor/report/text.py); on
+# a terminal, where nothing links, the joiners are left out.
+JOINER = "\u2060"  # dropped from input, so every one in a report is the advisor's own
+AT_JOINED = "@" + JOINER
 
 _UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{INVISIBLE}\ud800-\udfff]")
 

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from advisor.model.terminal_text import AT_JOINED, INVISIBLE
+from advisor.model.terminal_text import AT_JOINED, INVISIBLE, JOINER
 
 # Backslash-escaped anywhere: every character that can open inline Markdown, HTML, a
 # GFM table cell, GitHub math ($) or a template expression ({{ }} for Liquid/Jinja
@@ -43,6 +43,10 @@ _AUTOLINK = re.compile(r"(?i)((?:https?|ftp|mailto|xmpp):)|(?<=www)(\.)")
 # after an "@" that a character of a name or domain follows (a letter, a digit, "_", "-"
 # or ".", escaped or not): "bob@\u2060example.com", "@\u2060octocat", "bob@\u2060\\_x.org".
 _AT = re.compile(r"@(?=\\?[\w.-])")
+# GitHub also turns "#123" and "owner/repo#123" into issue references (a cross-repository
+# one adds an entry to that issue's timeline): a joiner after an escaped "#" that a digit
+# follows stops them, and the text still renders as typed.
+_ISSUE = re.compile(r"(?<=\\#)(?=\d)")
 
 
 def _clean(text: Any) -> str:
@@ -63,7 +67,7 @@ def md_inline(text: Any) -> str:
     value = _INLINE_SPECIALS.sub(r"\\\1", value).replace("\\{%", "\\{\\%")
     value = _UNDERSCORE.sub(r"\\_", value)
     value = _AUTOLINK.sub(lambda m: m.group(1)[:-1] + "\\:" if m.group(1) else "\\.", value)
-    value = _AT.sub(AT_JOINED, value)
+    value = _ISSUE.sub(JOINER, _AT.sub(AT_JOINED, value))
     # A leading "1." or "-" would start a list if this text began a line.
     match = _LINE_START.match(value)
     if match:
