@@ -86,18 +86,21 @@ class Profile(Section):
     ecosystem: Ecosystem = Field(default_factory=Ecosystem, description="Ecosystem needs.")
     existing_code: list[ExistingCode] = Field(
         default_factory=list,
-        description="Code the project already has (empty for none): pytorch; tf1 (TensorFlow "
-        "1 graphs and sessions, tf.compat.v1); tf2_keras (TensorFlow 2 or Keras, and "
-        "TensorFlow code whose version you do not know); jax; numpy (NumPy or SciPy code, no "
-        "deep-learning framework); other (another deep-learning framework, such as MXNet, "
-        "Caffe, Theano, Chainer or PaddlePaddle: no candidate gets credit for it, since it "
+        description="Code the project already has or must build on (empty for none): its own, "
+        "or the shared training and serving stack of its organisation that it must plug into (a "
+        "company-wide ML platform, a lab's internal training framework): pytorch; tf1 "
+        "(TensorFlow 1 graphs and sessions, tf.compat.v1); tf2_keras (TensorFlow 2 or Keras, "
+        "and TensorFlow code whose version you do not know); jax; numpy (NumPy or SciPy code,"
+        " no deep-learning framework); other (another deep-learning framework, such as MXNet,"
+        " Caffe, Theano, Chainer or PaddlePaddle: no candidate gets credit for it, since it "
         "must be ported whichever is chosen).",
         json_schema_extra=situation("code that already exists"),
     )
     existing_code_size: CodeSize = Field(
         CodeSize.small,
         description="How much existing code: small (scripts, a prototype) or large (a "
-        "production codebase or many models, with the team that maintains it).",
+        "production codebase or many models, with the team that maintains it, or an "
+        "organisation's shared ML platform).",
         json_schema_extra=situation("code that already exists"),
     )
     migrating_away: StrictBool = Field(
