@@ -114,7 +114,7 @@ def test_output_into_missing_directory(cli, tmp_path: Path) -> None:
 
 RULE_PACKS: dict[str, list[str]] = {
     "bad_enum_literal.yaml": [":7:", "rule ECO902: when", "'mobil'", "did you mean 'mobile'"],
-    "bad_id.yaml": [":2:", "rule eco-1: id", "pattern"],
+    "bad_id.yaml": [":2:", "rules[0]: id", "pattern", "eco-1"],  # a malformed id: by position
     "duplicate_id.yaml": [":", "rule ECO950: id", "duplicate rule id"],
     "effect_out_of_range.yaml": [":9:", "rule ECO911: effects.jax", "5"],
     "effect_unknown_framework.yaml": [
@@ -174,7 +174,7 @@ def test_bad_rule_pack(cli, tmp_path: Path, name: str) -> None:
 
 
 CHECK_FILES: dict[str, list[str]] = {
-    "bad_id.yaml": [":2:", "check CHECK1: id", "pattern"],
+    "bad_id.yaml": [":2:", "checks[0]: id", "pattern", "CHECK1"],
     "checks_not_list.yaml": [":1:", "'checks' must be a list"],
     "duplicate_core_id.yaml": [":2:", "check CON001: id", "already defined in"],
     "empty.yaml": [":1:", "the file is empty"],

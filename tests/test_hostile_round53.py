@@ -1,4 +1,4 @@
-"""Red-team rounds 53 and 54, and the error labels left open after round 48."""
+"""Red-team rounds 53 to 55, and the error labels left open after round 48."""
 
 from __future__ import annotations
 
@@ -37,11 +37,11 @@ def test_a_duplicate_key_in_a_rule_file_names_the_rule_by_its_id(
 
 def test_a_duplicate_key_in_a_consistency_check_names_the_check(tmp_path: Path) -> None:
     (tmp_path / "pack" / "data").mkdir(parents=True)
-    text = "checks:\n  - id: CHK901\n    title: One\n    title: Two\n"
+    text = "checks:\n  - id: CON901\n    title: One\n    title: Two\n"
     (tmp_path / "pack" / "data" / "consistency.yaml").write_text(text)
     result = run("rules", "check", "pack", cwd=tmp_path)
     assert result.code == 2
-    said = "consistency.yaml:4: check CHK901: title: duplicate key 'title'"
+    said = "consistency.yaml:4: check CON901: title: duplicate key 'title'"
     assert said in result.err, result.err
 
 
@@ -184,3 +184,45 @@ def test_a_long_word_from_a_pack_wraps_in_an_html_table_cell(tmp_path: Path) -> 
     assert word in result.out
     style = re.search(r"<style>(.*?)</style>", result.out, re.S)
     assert style and re.search(r"\btd\s*\{[^}]*overflow-wrap:\s*anywhere", style.group(1))
+
+
+@pytest.mark.parametrize("variable", ["ADVISOR_CACHE_DIR", "XDG_CACHE_HOME", "HOME"])
+def test_a_cache_folder_name_over_the_system_limit_is_one_line(
+    tmp_path: Path, variable: str
+) -> None:
+    """Round 55: pathlib's exists() raised 'File name too long' (a traceback, exit 1)."""
+    env = {"ADVISOR_CACHE_DIR": "", "XDG_CACHE_HOME": ""}
+    env[variable] = str(tmp_path / ("a" * 300) / "x")
+    result = run("probe", "--level", "quick", "--framework", "jax", cwd=tmp_path, env=env)
+    assert result.code == 2, result.err
+    assert f"${variable}" in result.err and "too long" in result.err
+    assert len(result.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("path", ["/tmp/" + "a" * 300 + "/python", "./" + "a" * 300])
+def test_a_python_path_over_the_system_limit_is_one_line(tmp_path: Path, path: str) -> None:
+    result = run("probe", "--level", "quick", "--python", path, cwd=tmp_path)
+    assert result.code == 2, result.err
+    assert "--python" in result.err and "Traceback" not in result.err
+    assert len(result.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("rid", ["USR001_" + "X" * 130, '"PROD106: evidence[3].url"'])
+def test_an_id_that_is_not_one_names_the_rule_by_position(tmp_path: Path, rid: str) -> None:
+    """Round 55: a long id pushed the field out of the message, and an id holding ': '
+    named the bundled PROD106 and another field."""
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "r.yaml").write_text(_RULE.format(head=f"id: {rid}", extra="    title: Again\n"))
+    result = run("rules", "check", "pack", cwd=tmp_path)
+    assert result.code == 2
+    assert "r.yaml:4: rules[0]: title: duplicate key 'title'" in result.err, result.err
+
+
+def test_github_short_issue_references_are_broken_too() -> None:
+    """Round 55: GitHub documents '#26', 'GH-26' and 'owner/repo#26' as issue references."""
+    from advisor.model.terminal_text import JOINER
+    from advisor.report.text import md_inline
+
+    assert md_inline("see GH-7 and gh-12") == f"see GH-{JOINER}7 and gh-{JOINER}12"
+    assert JOINER not in md_inline("xGH-3 and GH-x")  # not a reference: left alone

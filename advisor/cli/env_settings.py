@@ -2,7 +2,7 @@
 value that makes no sense, instead of a probe run that ends only at its timeouts.
 
 ADVISOR_PROBE_TIME_SCALE  a finite number from 0.01 to 100 (scales the probes' time budgets)
-ADVISOR_PROBE_TIMEOUT     a finite number of seconds from 1 to 86400 (caps every probe)
+ADVISOR_PROBE_TIMEOUT     a finite number of seconds from 1 to 86400 (caps every probe and round)
 ADVISOR_PROBE_HIDE        framework ids (or 'all'), comma-separated
 ADVISOR_PROBE_FAULT       kind:framework[:probe] items (fault injection, for tests)
 ADVISOR_CACHE_DIR         a path (empty means the default folder)
@@ -18,6 +18,7 @@ from pathlib import Path
 
 from advisor.cli.output import own_folder_holding
 from advisor.frameworks import FRAMEWORKS
+from advisor.io.safe_read import os_reason
 from advisor.model.errors import InputError
 from advisor.model.terminal_text import clip
 from probes.run import faults
@@ -112,7 +113,18 @@ def _check_cache_dir() -> None:
             "absolute path (or set ADVISOR_CACHE_DIR)",
             field=f"${name}",
         )
-    if folder.exists() and not folder.is_dir():
+    try:
+        is_other = not stat.S_ISDIR(os.stat(folder).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        is_other = False  # nothing there yet (or a file above it: _why_never_made says so)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:  # a name over 255 bytes, a folder it cannot search
+            raise InputError(
+                f"the probe cache folder {clip(str(folder), 80)!r}: {os_reason(exc)}",
+                field=f"${name}",
+            ) from None
+        is_other = False  # a link that loops: _why_never_made names it
+    if is_other:
         raise InputError(
             f"the probe cache folder {clip(str(folder), 80)!r} exists and is not a folder",
             field=f"${name}",

@@ -28,7 +28,7 @@ from advisor.decide.conditions import (
 )
 from advisor.decide.context import example_context
 from advisor.decide.dating import check_started, knowledge_month
-from advisor.decide.item_labels import load_pack_yaml
+from advisor.decide.item_labels import CHECK_ID, item_label, load_pack_yaml
 from advisor.decide.rule_examples import examples_within_budget
 from advisor.io.safe_read import path_kind, real_path
 from advisor.io.safe_yaml import YamlDocument
@@ -65,7 +65,7 @@ class Check(Strict):
 
     model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
-    id: str = Field(pattern=r"^CON[0-9]{3}$")
+    id: str = Field(pattern=CHECK_ID)
     title: str = Field(min_length=5)
     when: Any = None
     ratio: Ratio | None = None
@@ -229,7 +229,7 @@ def load_checks(
     for index, raw in enumerate(items):
         loc: tuple[Any, ...] = ("checks", index)
         rid = raw.get("id") if isinstance(raw, dict) else None
-        label = f"check {rid}" if isinstance(rid, str) and rid else f"checks[{index}]"
+        label = item_label("checks", rid, index)
         try:
             check = Check.model_validate(raw)
         except ValidationError as exc:

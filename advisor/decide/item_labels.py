@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -17,7 +18,17 @@ from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
 from advisor.model.errors import InputError
 
 _POSITION = re.compile(r"^(rules|checks)\.(\d+)(?:\.(.+))?$")
-_KIND = {"rules": "rule", "checks": "check"}
+RULE_ID = r"^[A-Z]{2,5}[0-9]{3}$"  # the Rule model's id pattern (decide/rules.py)
+CHECK_ID = r"^CON[0-9]{3}$"  # a consistency check's (decide/consistency.py)
+_IDS = {"rules": ("rule", re.compile(RULE_ID)), "checks": ("check", re.compile(CHECK_ID))}
+
+
+def item_label(section: str, rid: Any, index: int) -> str:
+    """How an error names a rule or check: ``rule ID`` (``check ID``) when ``rid`` is a
+    well-formed id, else its position (``rules[N]``): an id that is not one (a long text,
+    or one holding ": ") must not push the field out of the message or fake another."""
+    kind, pattern = _IDS[section]
+    return f"{kind} {rid}" if isinstance(rid, str) and pattern.match(rid) else f"{section}[{index}]"
 
 
 def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
@@ -42,8 +53,8 @@ def item_named(error: InputError, path: Path) -> InputError:
     except (InputError, yaml.YAMLError):
         return error
     id_node = _child(_child(_child(root, section), index), "id")
-    rid = id_node.value if isinstance(id_node, yaml.ScalarNode) else ""
-    label = f"{_KIND[section]} {rid}" if rid else f"{section}[{index}]"
+    rid = id_node.value if isinstance(id_node, yaml.ScalarNode) else None
+    label = item_label(section, rid, index)
     error.field = f"{label}: {rest}" if rest else label
     return error
 

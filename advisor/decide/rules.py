@@ -38,7 +38,7 @@ from advisor.decide.framework_files import (
     merge_routes,
     read_framework_file,
 )
-from advisor.decide.item_labels import load_pack_yaml
+from advisor.decide.item_labels import RULE_ID, item_label, load_pack_yaml
 from advisor.decide.pack_layout import rule_files, user_packs
 from advisor.decide.releases import fill_releases, load_snapshot, snapshot_path
 from advisor.decide.routes import RouteTable, load_routes
@@ -72,7 +72,7 @@ class Rule(Strict):
 
     model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
-    id: str = Field(pattern=r"^[A-Z]{2,5}[0-9]{3}$")
+    id: str = Field(pattern=RULE_ID)
     title: str = Field(min_length=5)
     criterion: str = Field(pattern=CRITERION_ID)
     tier: Literal["soft", "decisive"] = Field(
@@ -261,7 +261,7 @@ def load_rule_file(
     for index, raw in enumerate(items):
         loc = ("rules", index)
         rid = raw.get("id") if isinstance(raw, dict) else None
-        label = f"rule {rid}" if rid else f"rules[{index}]"
+        label = item_label("rules", rid, index)
         if not isinstance(raw, dict):
             raise InputError("each rule must be a mapping", path=name, line=doc.line_of(loc))
         try:

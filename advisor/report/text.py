@@ -46,7 +46,7 @@ _AT = re.compile(r"@(?=\\?[\w.-])")
 # GitHub also turns "#123" and "owner/repo#123" into issue references (a cross-repository
 # one adds an entry to that issue's timeline): a joiner after an escaped "#" that a digit
 # follows stops them, and the text still renders as typed.
-_ISSUE = re.compile(r"(?<=\\#)(?=\d)")
+_ISSUE = re.compile(r"(?<=\\#)(?=\d)|(?i:(?<=\bgh-))(?=\d)")
 
 
 def _clean(text: Any) -> str:

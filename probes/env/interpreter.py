@@ -12,6 +12,7 @@ import json
 import os
 import platform
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -115,9 +116,15 @@ def executable(path: str) -> str:
     """The file ``--python path`` names, when it is an executable file (InterpreterError
     otherwise); nothing is run."""
     exe = locate(path)
-    if not exe or not Path(exe).exists():
+    try:
+        info = os.stat(exe) if exe else None
+    except (FileNotFoundError, NotADirectoryError):
+        info = None
+    except OSError as exc:  # a name over 255 bytes, a link that loops, no permission
+        raise InterpreterError(f"--python {shown(path)}: {exc.strerror or exc}") from None
+    if not exe or info is None:
         raise InterpreterError(f"--python {shown(path)}: no such file")
-    if not os.access(exe, os.X_OK) or Path(exe).is_dir():
+    if not os.access(exe, os.X_OK) or stat.S_ISDIR(info.st_mode):
         raise InterpreterError(f"--python {shown(path)}: not an executable file")
     return exe
 

@@ -58,7 +58,9 @@ def reference(frameworks: list[str]) -> str:
 
 def round_timeout(seconds: float) -> float:
     """How long one round may take to answer: generous for a slow machine, but never more
-    than $ADVISOR_PROBE_TIMEOUT, which caps every wait on a worker."""
+    than $ADVISOR_PROBE_TIMEOUT, which caps every probe's and every round's wait on a
+    worker (a framework's import and the gaps between probes keep their own limits, 120 s
+    and 60 s: catalog.IMPORT_TIMEOUT, launcher.GAP_TIMEOUT)."""
     allowance = seconds * 20 + 30
     cap = catalog.probe_timeout_cap()
     return min(allowance, cap) if cap else allowance
