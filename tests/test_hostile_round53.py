@@ -1,4 +1,4 @@
-"""Red-team rounds 53 to 55, and the error labels left open after round 48."""
+"""Red-team rounds 53 to 56, and the error labels left open after round 48."""
 
 from __future__ import annotations
 
@@ -226,3 +226,41 @@ def test_github_short_issue_references_are_broken_too() -> None:
 
     assert md_inline("see GH-7 and gh-12") == f"see GH-{JOINER}7 and gh-{JOINER}12"
     assert JOINER not in md_inline("xGH-3 and GH-x")  # not a reference: left alone
+
+
+def _json_report(tmp_path: Path, profile: str) -> dict:
+    import json
+
+    (tmp_path / "p.yaml").write_text(profile)
+    result = run("recommend", "p.yaml", "--probes", "none", "--format", "json", cwd=tmp_path)
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def test_the_thin_sentence_counts_what_the_thin_rule_counts(tmp_path: Path) -> None:
+    """Round 56: six priorities left at 3 made the sentence say '8 answers given', and a
+    decisive lead 46.9 points wide was called 'close to the prior'."""
+    neutral = "priorities: {" + ", ".join(
+        f"{p}: 3" for p in ("prototyping_speed", "raw_performance", "production_maturity",
+                            "ecosystem_breadth", "learning_curve", "long_term_stability")
+    ) + "}\n"  # fmt: skip
+    data = _json_report(tmp_path, "ecosystem: {huggingface: true}\ndomains: [nlp]\n" + neutral)
+    assert data["thin_profile"] and data["telling_answers"] == 2
+    assert "2 answers given (and 6 priorities left at neutral)" in data["report"]["basis"]["thin"]
+    data = _json_report(tmp_path, "existing_code: [jax]\nexisting_code_size: large\n")
+    thin = data["report"]["basis"]["thin"]
+    assert data["thin_profile"] and "close to the prior" not in thin
+    assert "rests on a decisive fact" in thin
+
+
+def test_a_sub_megabyte_budget_for_a_large_model_on_an_edge_device_is_inconsistent(
+    tmp_path: Path,
+) -> None:
+    """Round 56: 'what would change the verdict' offered a 10 KB budget for a 70B edge
+    model, since CON004 left budgets of 1 MB or less to the microcontroller check."""
+    base = "deployment: {targets: [edge], serving_stack: triton}\nmodel: {parameters: 70B}\n"
+    assert _json_report(tmp_path, base)["inconsistencies"] == []
+    tiny = base.replace("serving_stack: triton}", "serving_stack: triton, device_memory_mb: 0.01}")
+    assert [c["id"] for c in _json_report(tmp_path, tiny)["inconsistencies"]] == ["CON004"]
+    flips = str(_json_report(tmp_path, base + "training: {federated: true}\n")["report"])
+    assert "device_memory_mb: 0.0100" not in flips

@@ -200,6 +200,7 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
         ),
         probes_used=any(v is not None for k, v in context.items() if k.startswith("facts.")),
         answered=answered,
+        telling_answers=len(telling),
         thin_profile=thin,
         prior=(
             {"effects": dict(prior.effects.items()), "why": prior.why}

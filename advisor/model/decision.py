@@ -185,6 +185,8 @@ class Decision(BaseModel):
     ruleset: RulesetInfo
     probes_used: bool
     answered: list[str] = Field(default_factory=list)
+    # answers that can move the verdict: those given, less priorities left at neutral (3)
+    telling_answers: int = 0
     thin_profile: bool = False
     prior: dict[str, Any] = Field(default_factory=dict)
     decisive_facts: dict[str, list[str]] = Field(default_factory=dict)

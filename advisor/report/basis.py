@@ -76,12 +76,19 @@ def _point_in_time(decision: Decision) -> str | None:
 def _thin(decision: Decision) -> str | None:
     if not decision.thin_profile:
         return None
-    count = len(decision.answered)
+    count = decision.telling_answers  # the count the thin rule reads: no neutral priority
     given = "no answers" if not count else "1 answer" if count == 1 else f"{count} answers"
+    top = decision.ranking[:2]
+    if len(top) == 2 and top[0].decisive > top[1].decisive:  # a fact on unsaid answers
+        so = "the lead rests on a decisive fact that holds only through answers it leaves out"
+    else:
+        so = "the scores are close to the prior"
+    neutral = len(decision.answered) - count
+    aside = f" (and {neutral} priorities left at neutral)" if neutral else ""
     return (
-        f"The profile is too thin to decide: {given} given, so the "
-        "scores are close to the prior. Say where the models train and run, what the team "
-        "knows and what code exists: advisor ask walks through it."
+        f"The profile is too thin to decide: {given} given{aside}, so {so}. Say where the "
+        "models train and run, what the team knows and what code exists: advisor ask walks "
+        "through it."
     )
 
 
