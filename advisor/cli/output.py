@@ -160,12 +160,13 @@ def emit(text: str, destination: Destination) -> None:
 
     A file name that is not valid UTF-8 reaches the text as lone surrogates (Python's
     surrogateescape); they are written as visible escapes (``\\udcff``), never as bytes
-    that would make the output invalid UTF-8 or fail to encode."""
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    that would make the output invalid UTF-8 or fail to encode (write_stdout does so for
+    standard output)."""
     path, force = destination.path, destination.force
     if path is None or path == "-":
         write_stdout(text if text.endswith("\n") else text + "\n")
         return
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     check_destination(path, force=force, inputs=destination.inputs, packs=destination.packs)
     write_atomic(path, text, force=force)
     click.echo(f"advisor: wrote {inert(path)}", err=True)

@@ -43,9 +43,9 @@ _AUTOLINK = re.compile(r"(?i)((?:https?|ftp|mailto|xmpp):)|(?<=www)(\.)")
 # after an "@" that a character of a name or domain follows (a letter, a digit, "_", "-"
 # or ".", escaped or not): "bob@\u2060example.com", "@\u2060octocat", "bob@\u2060\\_x.org".
 _AT = re.compile(r"@(?=\\?[\w.-])")
-# GitHub also turns "#123" and "owner/repo#123" into issue references (a cross-repository
-# one adds an entry to that issue's timeline): a joiner after an escaped "#" that a digit
-# follows stops them, and the text still renders as typed.
+# GitHub also turns "#123", "GH-123" and "owner/repo#123" into issue references (a
+# cross-repository one adds an entry to that issue's timeline): a joiner after an escaped
+# "#", or a "GH-", that a digit follows stops them, and the text still renders as typed.
 _ISSUE = re.compile(r"(?<=\\#)(?=\d)|(?i:(?<=\bgh-))(?=\d)")
 
 
