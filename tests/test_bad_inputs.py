@@ -42,9 +42,9 @@ PROFILES: dict[str, list[str]] = {
         "team.experience.pytorh",
         "did you mean 'team.experience.pytorch'",
     ],
-    "enum_typo.yaml": [":2:", "hardware.training.1", "'tpuu'", "did you mean 'tpu'"],
+    "enum_typo.yaml": [":2:", "hardware.training[2]", "'tpuu'", "did you mean 'tpu'"],
     # what an option means, as the field's description explains it: pointed to the options
-    "enum_by_meaning.yaml": [":2:", "existing_code.0", "did you mean 'tf1' or 'tf2_keras'?"],
+    "enum_by_meaning.yaml": [":2:", "existing_code[1]", "did you mean 'tf1' or 'tf2_keras'?"],
     "facts_in_profile.yaml": [":1:", "facts", "measured by the probes"],
     "bool_typo.yaml": [":2:", "team.new_to_deep_learning", "bool"],
     "duplicate_key.yaml": [":2:", "duplicate key 'purpose'"],
@@ -114,7 +114,7 @@ def test_output_into_missing_directory(cli, tmp_path: Path) -> None:
 
 RULE_PACKS: dict[str, list[str]] = {
     "bad_enum_literal.yaml": [":7:", "rule ECO902: when", "'mobil'", "did you mean 'mobile'"],
-    "bad_id.yaml": [":2:", "rules[0]: id", "pattern", "eco-1"],  # a malformed id: by position
+    "bad_id.yaml": [":2:", "rules[1]: id", "pattern", "eco-1"],  # a malformed id: by position
     "duplicate_id.yaml": [":", "rule ECO950: id", "duplicate rule id"],
     "effect_out_of_range.yaml": [":9:", "rule ECO911: effects.jax", "5"],
     "effect_unknown_framework.yaml": [
@@ -125,13 +125,13 @@ RULE_PACKS: dict[str, list[str]] = {
     "veto_unknown_framework.yaml": ["veto.caffe", "unknown key"],
     "empty_evidence.yaml": ["rule ECO905: evidence", "at least 1"],
     "missing_evidence.yaml": [":2:", "rule ECO904: evidence", "missing"],
-    "evidence_without_claim.yaml": ["rule ECO906: evidence[0].claim", "missing"],
+    "evidence_without_claim.yaml": ["rule ECO906: evidence[1].claim", "missing"],
     "only_superseded.yaml": ["rule ECO907", "current claim"],
-    "superseded_without_note.yaml": ["rule ECO908: evidence[1]", "superseded_by"],
-    "example_does_not_fire.yaml": ["rule ECO913: examples.fire[0]", "did not fire"],
-    "ok_example_fires.yaml": ["rule ECO914: examples.ok[0]", "should not fire"],
+    "superseded_without_note.yaml": ["rule ECO908: evidence[2]", "superseded_by"],
+    "example_does_not_fire.yaml": ["rule ECO913: examples.fire[1]", "did not fire"],
+    "ok_example_fires.yaml": ["rule ECO914: examples.ok[1]", "should not fire"],
     "example_invalid_profile.yaml": [
-        "examples.ok[0]: ecosystem.hugging",
+        "examples.ok[1]: ecosystem.hugging",
         "did you mean 'ecosystem.huggingface'",
     ],
     "no_effect.yaml": [":2:", "rule ECO912", "non-zero effect or a veto"],
@@ -174,19 +174,19 @@ def test_bad_rule_pack(cli, tmp_path: Path, name: str) -> None:
 
 
 CHECK_FILES: dict[str, list[str]] = {
-    "bad_id.yaml": [":2:", "checks[0]: id", "pattern", "CHECK1"],
+    "bad_id.yaml": [":2:", "checks[1]: id", "pattern", "CHECK1"],
     "checks_not_list.yaml": [":1:", "'checks' must be a list"],
     "duplicate_core_id.yaml": [":2:", "check CON001: id", "already defined in"],
     "empty.yaml": [":1:", "the file is empty"],
     "escape_and_unknown_key.yaml": [":6:", "check CON901: mesage", "did you mean 'message'"],
-    "example_does_not_trip.yaml": [":8:", "examples.trip[0]", "does not trip"],
+    "example_does_not_trip.yaml": [":8:", "examples.trip[1]", "does not trip"],
     "facts_in_when.yaml": [":4:", "check CON901: when", "not measured facts"],
     "holds_full_date.yaml": [":7:", "holds.until", "quoted 'YYYY-MM'"],
     "holds_starts_after_knowledge.yaml": [":7:", "holds.since", "after the knowledge's date"],
     "malformed.yaml": [":4:", "invalid YAML"],
     "no_basis_or_evidence.yaml": [":2:", "evidence or a basis"],
     "not_a_mapping.yaml": [":1:", "single key 'checks'"],
-    "ok_example_trips.yaml": [":9:", "examples.ok[0]", "trips the check"],
+    "ok_example_trips.yaml": [":9:", "examples.ok[1]", "trips the check"],
     "python_tag.yaml": [":1:", "not allowed"],
     "ratio_nan.yaml": [":4:", "ratio.gt", "finite number"],
     "unknown_field.yaml": [":4:", "check CON901: when", "did you mean 'deployment.targets'"],

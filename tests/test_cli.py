@@ -55,7 +55,7 @@ def test_recommend_json_contract_without_probes(cli, tmp_path: Path) -> None:
         ),
         (
             "deployment:\n  targets: [phone]\n",
-            ["profile.yaml:2:", "deployment.targets.0", "'phone'"],
+            ["profile.yaml:2:", "deployment.targets[1]", "'phone'"],
         ),
         (
             "priorities:\n  raw_performance: 9\n",

@@ -166,7 +166,7 @@ def test_rules_check_resolves_the_checks_citations() -> None:
     problems = [
         str(p) for p in _problems(dataclasses.replace(PACK, checks=(bad,), all_checks=(bad,)))
     ]
-    assert any(f"check {check.id}: evidence[0].ref: F-NOPE" in p for p in problems)
+    assert any(f"check {check.id}: evidence[1].ref: F-NOPE" in p for p in problems)
 
 
 def _problems(ruleset):
@@ -370,7 +370,8 @@ def test_a_default_that_trips_a_check_does_not_excuse_a_said_contradiction() -> 
 
 
 def test_adding_to_a_list_not_given_adds_to_its_default() -> None:
-    from advisor.decide.sensitivity import SaidContext, candidate_changes
+    from advisor.decide.said_context import SaidContext
+    from advisor.decide.sensitivity import candidate_changes
 
     base = SaidContext(Profile(), Facts())
     changes = {

@@ -62,7 +62,7 @@ def test_rules_check_fails_on_a_ref_that_sources_md_does_not_define(cli, tmp_pat
     code, out, err = cli("rules", "check", str(pack), "--today", TODAY)
     assert code == 2 and "ok:" not in out
     assert err.strip().splitlines() == [
-        f"advisor: error: {pack / 'eco.yaml'}:12: rule ECO951: evidence[0].ref: F-NOSUCHFACT "
+        f"advisor: error: {pack / 'eco.yaml'}:12: rule ECO951: evidence[1].ref: F-NOSUCHFACT "
         "is not a claim id defined in docs/sources.md"
     ]
 
@@ -72,7 +72,7 @@ def test_rules_check_fails_on_an_unknown_package_and_a_future_date(cli, tmp_path
     code, _, err = cli("rules", "check", str(pack), "--today", TODAY)
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1  # one line: the first problem, and how many follow
-    assert "eco.yaml:13: rule ECO951: evidence[0].checked: 2027-01-01 is in the future" in lines[0]
+    assert "eco.yaml:13: rule ECO951: evidence[1].checked: 2027-01-01 is in the future" in lines[0]
     assert lines[0].endswith("(and 1 more problem)")
     # the second is the package: fixing the date leaves it alone on its line
     (pack / "eco.yaml").write_text(
@@ -80,7 +80,7 @@ def test_rules_check_fails_on_an_unknown_package_and_a_future_date(cli, tmp_path
     )
     code, _, err = cli("rules", "check", str(pack), "--today", TODAY)
     assert code == 2 and err.strip().splitlines() == [
-        f"advisor: error: {pack / 'eco.yaml'}:12: rule ECO951: evidence[0].ref: "
+        f"advisor: error: {pack / 'eco.yaml'}:12: rule ECO951: evidence[1].ref: "
         "PKG:no-such-package is not in the package-health snapshot"
     ]
 

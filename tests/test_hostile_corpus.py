@@ -43,7 +43,7 @@ PROFILES: dict[str, list[str]] = {
     "escape_in_enum_value.yaml": [":1:", "purpose", "\\x1b[2J"],
     "bidi_in_key.yaml": [":3:", "team.experience.pytorch\\u202e", "unknown key"],
     "raw_escape_byte.yaml": [":1:", "control characters are not allowed", "U+001B"],
-    "c1_csi_in_list.yaml": [":2:", "hardware.training.1", "\\x9b2J"],
+    "c1_csi_in_list.yaml": [":2:", "hardware.training[2]", "\\x9b2J"],
     "flood_text.yaml": [":2:", "project.name", "text is too long", "…"],
     "number_as_key.yaml": [":4:", "Keys should be strings"],
 }
@@ -52,7 +52,7 @@ RULES: dict[str, list[str]] = {
     "recursive_alias.yaml": [":2:", ALIAS],
     "recursive_alias_in_when.yaml": [":6:", ALIAS],
     "yaml11_yes_effect.yaml": [":9:", "rule ECO931: effects.pytorch", BOOL],
-    "yaml11_on_year.yaml": [":14:", "evidence[0].year", BOOL],
+    "yaml11_on_year.yaml": [":14:", "evidence[1].year", BOOL],
     "yaml11_bool_literal.yaml": [":7:", "rule ECO933: when", "got a boolean"],
     "nan_literal.yaml": [":7:", "rule ECO934: when", "finite"],
     "out_of_range_literal.yaml": [":7:", "rule ECO944: when", "outside the range", "1e+14"],
@@ -64,7 +64,7 @@ RULES: dict[str, list[str]] = {
     "escape_in_id.yaml": [":2:", "\\x1b]0;pwned\\x07ECO940", "id"],
     "escape_in_field.yaml": [":6:", "unknown field", "\\x1b[2J"],
     "flood_title.yaml": [":3:", "rule ECO942: title", "text is too long", "…"],
-    "markdown_in_bad_url.yaml": [":15:", "evidence[0].url", "https?"],
+    "markdown_in_bad_url.yaml": [":15:", "evidence[1].url", "https?"],
 }
 
 QUESTIONS: dict[str, list[str]] = {

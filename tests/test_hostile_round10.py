@@ -45,7 +45,7 @@ def _one_line(result, *needles: str) -> None:
 
 @pytest.mark.parametrize(
     ("year", "checked", "field"),
-    [(2020, "2099-12-31", "evidence[0].checked"), (2100, "", "evidence[0].year")],
+    [(2020, "2099-12-31", "evidence[1].checked"), (2100, "", "evidence[1].year")],
 )
 def test_a_user_pack_dated_in_the_future_is_refused_by_recommend(
     tmp_path: Path, year: int, checked: str, field: str
@@ -75,7 +75,7 @@ def test_a_check_cannot_trip_on_an_empty_profile(tmp_path: Path) -> None:
       trip: [EXAMPLE]
 """
     (data / "consistency.yaml").write_text(check.replace("EXAMPLE", "{}"))
-    _one_line(run("rules", "check", "pk", cwd=tmp_path), "examples.trip[0]", "does not trip")
+    _one_line(run("rules", "check", "pk", cwd=tmp_path), "examples.trip[1]", "does not trip")
     (data / "consistency.yaml").write_text(check.replace("EXAMPLE", "{purpose: production}"))
     assert run("rules", "check", "pk", cwd=tmp_path).code == 0
     (tmp_path / "empty.yaml").write_text("{}\n")

@@ -50,7 +50,7 @@ def _refused(result, *needles: str) -> None:
 
 @pytest.mark.parametrize(
     ("year", "holds", "field"),
-    [(2099, "", "evidence[0].year"), (2020, HOLDS, "holds.source.year")],
+    [(2099, "", "evidence[1].year"), (2020, HOLDS, "holds.source.year")],
 )
 def test_future_years_are_refused_by_rules_check_and_recommend(
     tmp_path: Path, year: int, holds: str, field: str

@@ -158,7 +158,7 @@ def test_a_user_pack_citing_what_does_not_exist_is_refused_wherever_it_is_loaded
     with pytest.raises(InputError) as info:
         load_ruleset([pack])
     error = info.value
-    assert error.line == 12 and error.field == "rule PROD901: evidence[0].ref"
+    assert error.line == 12 and error.field == "rule PROD901: evidence[1].ref"
     assert message in str(error)
 
 
@@ -180,5 +180,5 @@ def test_rules_check_names_the_first_problem_in_one_line(cli, tmp_path: Path) ->
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
-    assert "mine.yaml:13: rule PROD901: evidence[0].checked: 2999-01-01" in lines[0]
+    assert "mine.yaml:13: rule PROD901: evidence[1].checked: 2999-01-01" in lines[0]
     assert lines[0].endswith("(and 1 more problem)")

@@ -68,14 +68,14 @@ def test_messages_speak_yaml_not_python(tmp_path: Path, text: str, said: str) ->
 
 
 def test_a_facts_section_error_names_facts_and_its_keys(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """'examples.fire[0]: matmul_gflops: expected a section of keys (), got 5'."""
+    """'examples.fire[1]: matmul_gflops: expected a section of keys (), got 5'."""
     pack = one_rule_pack(
         tmp_path,
         "{field: purpose, eq: research}",
         "{purpose: research, facts: {matmul_gflops: 5}}",
     )
     code, _, err = cli("rules", "check", str(pack))
-    assert code == 2 and "examples.fire[0]: facts: matmul_gflops" in err, err
+    assert code == 2 and "examples.fire[1]: facts: matmul_gflops" in err, err
     assert "(pytorch, jax, tensorflow), got 5" in err
 
 

@@ -20,7 +20,7 @@ _RULE = """rules:
 
 
 @pytest.mark.parametrize(
-    ("head", "label"), [("id: USR001", "rule USR001: title"), ("idx: 1", "rules[0]: title")]
+    ("head", "label"), [("id: USR001", "rule USR001: title"), ("idx: 1", "rules[1]: title")]
 )
 def test_a_duplicate_key_in_a_rule_file_names_the_rule_by_its_id(
     tmp_path: Path, head: str, label: str
@@ -216,7 +216,7 @@ def test_an_id_that_is_not_one_names_the_rule_by_position(tmp_path: Path, rid: s
     (pack / "r.yaml").write_text(_RULE.format(head=f"id: {rid}", extra="    title: Again\n"))
     result = run("rules", "check", "pack", cwd=tmp_path)
     assert result.code == 2
-    assert "r.yaml:4: rules[0]: title: duplicate key 'title'" in result.err, result.err
+    assert "r.yaml:4: rules[1]: title: duplicate key 'title'" in result.err, result.err
 
 
 def test_github_short_issue_references_are_broken_too() -> None:

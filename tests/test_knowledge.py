@@ -81,11 +81,11 @@ def test_the_citation_check_can_fail(tmp_path: Path) -> None:
     problems = problems_of(rs, core=core)
     bad = core / "bad.yaml"
     assert problems == [
-        f"{bad}:9: rule HW901: evidence[0].checked: no checked date (when was the claim last "
+        f"{bad}:9: rule HW901: evidence[1].checked: no checked date (when was the claim last "
         "verified?)",
-        f"{bad}:9: rule HW901: evidence[0].ref: F-NOSUCHFACT is not a claim id defined in "
+        f"{bad}:9: rule HW901: evidence[1].ref: F-NOSUCHFACT is not a claim id defined in "
         "docs/sources.md",
-        f"{bad}:11: rule HW901: evidence[1].ref: PKG:no-such-package is not in the "
+        f"{bad}:11: rule HW901: evidence[2].ref: PKG:no-such-package is not in the "
         "package-health snapshot",
     ]
 

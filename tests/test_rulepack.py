@@ -364,9 +364,9 @@ BAD_CASES = {
     "unknown framework": ({"effects": {"mxnet": 2}}, ["mxnet"]),
     "example does not fire": (
         {"fire": {"ecosystem": {"huggingface": False}}},
-        ["examples.fire[0]", "did not fire"],
+        ["examples.fire[1]", "did not fire"],
     ),
-    "ok example fires": ({"ok": {"ecosystem": {"huggingface": True}}}, ["examples.ok[0]"]),
+    "ok example fires": ({"ok": {"ecosystem": {"huggingface": True}}}, ["examples.ok[1]"]),
 }
 
 

@@ -131,7 +131,7 @@ def citation_problems(
             for key, message in found:
                 path, line = lines.of(item_id, i, key, section)
                 problems.append(
-                    Problem(path, line, f"{kind} {item_id}", f"evidence[{i}].{key}", message)
+                    Problem(path, line, f"{kind} {item_id}", f"evidence[{i + 1}].{key}", message)
                 )
 
     def dated(kind: str, item: Any, section: str) -> None:
@@ -155,10 +155,12 @@ def citation_problems(
 
 
 def evidence_named(error: InputError) -> InputError:
-    """``error`` with a rule's ``evidence.N`` (pydantic's path) written ``evidence[N]``, as
-    the citation checks and the README name an evidence entry."""
+    """``error`` with a rule's ``evidence.N`` (pydantic's path, from 0) written
+    ``evidence[N+1]``, as the citation checks and the README name an evidence entry."""
     if error.field:
-        error.field = re.sub(r"(?<=: )evidence\.(\d+)", r"evidence[\1]", error.field)
+        error.field = re.sub(
+            r"(?<=: )evidence\.(\d+)", lambda m: f"evidence[{int(m[1]) + 1}]", error.field
+        )
     return error
 
 

@@ -283,7 +283,7 @@ def _run_examples(check: Check, doc: YamlDocument, loc: tuple[Any, ...], label: 
     for kind in ("trip", "ok"):
         for i, example in enumerate(getattr(check.examples, kind)):
             where = (*loc, "examples", kind, i)
-            name = f"{label}: examples.{kind}[{i}]"
+            name = f"{label}: examples.{kind}[{i + 1}]"
             context = example_context(example, doc, where, name, facts=False)
             if check.trips(context) != (kind == "trip"):
                 wrong = "does not trip the check" if kind == "trip" else "trips the check"

@@ -71,8 +71,11 @@ def future_dates(
 
 
 def field_name(where: tuple[Any, ...]) -> str:
-    """("evidence", 0, "year") -> "evidence[0].year"; ("holds", "source", "year") as dots."""
-    return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in where).replace(".[", "[")
+    """("evidence", 0, "year") -> "evidence[1].year" (counted from 1, like every list an
+    error names); ("holds", "source", "year") as dots."""
+    return ".".join(f"[{p + 1}]" if isinstance(p, int) else str(p) for p in where).replace(
+        ".[", "["
+    )
 
 
 def check_priors_started(meta: PackMeta, doc: YamlDocument, today: str) -> None:

@@ -21,12 +21,14 @@ from advisor.decide.rules import Rule, RuleSet
 from advisor.decide.scoring import (
     Evaluation,
     Support,
+    comparable_lead,
     confidence,
     criterion_weights,
     decisive_conflict,
     evaluate,
     firm_support,
     rule_effects,
+    tie_sentence,
     to_score,
 )
 from advisor.decide.sensitivity import analyse
@@ -298,26 +300,14 @@ def _recommendation(
     tie = bool(
         runner_up and round(ev.raw[first.framework], 9) == round(ev.raw[runner_up.framework], 9)
     )
-    tie_note = None
-    if tie and runner_up:
-        tied = [
-            r
-            for r in ranking
-            if not r.vetoed and round(ev.raw[r.framework], 9) == round(ev.raw[first.framework], 9)
-        ]
-        names = ", ".join(r.name for r in tied[:-1]) + f" and {tied[-1].name}"
-        counts = " vs ".join(str(r.supporting_rules) for r in tied)
-        tie_note = (  # the alphabet decided only when the counts are equal too
-            f"{names} scored the same and have as many supporting rules ({counts}); the tie "
-            "was broken alphabetically."
-            if tied[0].supporting_rules == tied[1].supporting_rules
-            else f"{names} scored the same; the tie was broken by the number of supporting "
-            f"rules ({counts})."
-        )
+    tie_note = tie_sentence(ranking, ev.raw) if tie and runner_up else None
+    # equal decisive facts cancel: the confidence reads the lead on the other answers
+    rival = runner_up.framework if runner_up else None
+    even = comparable_lead(ev, first.framework, rival, ruleset.meta.decision)
     win_p = sensitivity.win_probability.get(first.framework) if sensitivity else None
     level, capped = confidence(
         ruleset.meta.decision,
-        margin=100.0 if margin is None else margin,
+        margin=100.0 if margin is None else margin if even is None else even,
         win_p=win_p,
         tie=tie,
         all_vetoed=all_vetoed,
@@ -366,6 +356,7 @@ def _recommendation(
         score=first.score,
         runner_up=runner_up.framework if runner_up else None,
         margin=margin,
+        lead_on_other_answers=even,
         confidence=level,
         confidence_capped=capped,
         tie_broken=tie,

@@ -1,9 +1,10 @@
 """Name a rule or a consistency check by its id in an error the YAML reader raises.
 
 The reader refuses a duplicate key before any rule is built, so its error says where by
-position (``rules.0.title``); the rule loaders name a rule as ``rule ID: field`` (and a
-check as ``check ID: field``). This reads the id from the file's node tree, which the
-reader's guards have already passed (the duplicate is found after them), and relabels.
+position (``rules[1].title``, counted from 1); the rule loaders name a rule as
+``rule ID: field`` (and a check as ``check ID: field``). This reads the id from the file's
+node tree, which the reader's guards have already passed (the duplicate is found after
+them), and relabels.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import yaml
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
 from advisor.model.errors import InputError
 
-_POSITION = re.compile(r"^(rules|checks)\.(\d+)(?:\.(.+))?$")
+_POSITION = re.compile(r"^(rules|checks)\[(\d+)\](?:\.(.+))?$")
 RULE_ID = r"^[A-Z]{2,5}[0-9]{3}$"  # the Rule model's id pattern (decide/rules.py)
 CHECK_ID = r"^CON[0-9]{3}$"  # a consistency check's (decide/consistency.py)
 _IDS = {"rules": ("rule", re.compile(RULE_ID)), "checks": ("check", re.compile(CHECK_ID))}
@@ -25,10 +26,13 @@ _IDS = {"rules": ("rule", re.compile(RULE_ID)), "checks": ("check", re.compile(C
 
 def item_label(section: str, rid: Any, index: int) -> str:
     """How an error names a rule or check: ``rule ID`` (``check ID``) when ``rid`` is a
-    well-formed id, else its position (``rules[N]``): an id that is not one (a long text,
-    or one holding ": ") must not push the field out of the message or fake another."""
+    well-formed id, else its position in the file (``rules[N]``, counted from 1 like every
+    list an error names): an id that is not one (a long text, or one holding ": ") must not
+    push the field out of the message or fake another."""
     kind, pattern = _IDS[section]
-    return f"{kind} {rid}" if isinstance(rid, str) and pattern.match(rid) else f"{section}[{index}]"
+    if isinstance(rid, str) and pattern.match(rid):
+        return f"{kind} {rid}"
+    return f"{section}[{index + 1}]"
 
 
 def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
@@ -47,7 +51,7 @@ def item_named(error: InputError, path: Path) -> InputError:
     match = _POSITION.match(error.field or "")
     if not match:
         return error
-    section, index, rest = match[1], int(match[2]), match[3]
+    section, index, rest = match[1], int(match[2]) - 1, match[3]
     try:
         root = yaml.compose(read_text_file(path), Loader=yaml.SafeLoader)
     except (InputError, yaml.YAMLError):

@@ -23,8 +23,9 @@ def explain_no_fit(
 ) -> NoFit:
     """The reasons (veto texts) and, per framework, the cheapest change that lifts its vetoes."""
     from advisor.decide.change_text import describe_change
+    from advisor.decide.said_context import SaidContext
     from advisor.decide.scoring import criterion_weights, evaluate
-    from advisor.decide.sensitivity import SaidContext, candidate_changes
+    from advisor.decide.sensitivity import candidate_changes
 
     base = SaidContext(profile, facts)
     best: dict[str, tuple[float, str, Any, Any]] = {}

@@ -27,7 +27,7 @@ def check_examples(
     for kind in ("fire", "ok"):
         for i, example in enumerate(getattr(examples, kind)):
             ex_loc = (*loc, "examples", kind, i)
-            name = f"{label}: examples.{kind}[{i}]"
+            name = f"{label}: examples.{kind}[{i + 1}]"
             context = example_context(example, doc, ex_loc, name, facts=True)
             result = condition.evaluate(context)
             if (result is True) == (kind == "fire"):

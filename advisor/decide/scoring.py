@@ -23,6 +23,7 @@ from typing import Any
 
 from advisor.decide.rules import Rule, RuleSet
 from advisor.frameworks import FRAMEWORKS
+from advisor.model.decision import RankEntry
 from advisor.model.rulepack import DecisionModel
 
 SCORE_SCALE = 30.0
@@ -251,6 +252,39 @@ def to_score(raw: float) -> float:
     return round(50.0 + 50.0 * math.tanh(raw / SCORE_SCALE), 1)
 
 
+def comparable_lead(
+    ev: Evaluation, winner: str, rival: str | None, model: DecisionModel
+) -> float | None:
+    """When the winner and ``rival`` hold the same decisive units, those cancel: the
+    winner's lead on the other answers, in the report's points with the shared units set
+    aside (shown scores saturate near 100, where 23 soft points read as 1.9). None when
+    there is no rival or the decisive units differ or are none."""
+    if rival is None:
+        return None
+    units = ev.decisive[winner]
+    if units <= 0 or round(units, 9) != round(ev.decisive[rival], 9):
+        return None
+    shift = model.decisive_unit * units
+    return round(to_score(ev.raw[winner] - shift) - to_score(ev.raw[rival] - shift), 1)
+
+
+def tie_sentence(ranking: list[RankEntry], raw: dict[str, float]) -> str:
+    """How a tie at the top was broken: by the number of supporting rules, or, when those
+    are equal too, alphabetically."""
+    top = round(raw[ranking[0].framework], 9)
+    tied = [r for r in ranking if not r.vetoed and round(raw[r.framework], 9) == top]
+    names = ", ".join(r.name for r in tied[:-1]) + f" and {tied[-1].name}"
+    counts = " vs ".join(str(r.supporting_rules) for r in tied)
+    if tied[0].supporting_rules == tied[1].supporting_rules:
+        return (
+            f"{names} scored the same and have as many supporting rules ({counts}); the tie "
+            "was broken alphabetically."
+        )
+    return (
+        f"{names} scored the same; the tie was broken by the number of supporting rules ({counts})."
+    )
+
+
 def decisive_conflict(favoured: dict[str, list[str]], winner: str) -> bool:
     """True when decisive facts pull different ways: one favours the winner, another a
     rival over it (facts that only tell two rivals apart pull against nothing chosen)."""
@@ -312,19 +346,22 @@ def confidence(
     return level, None
 
 
-def lead_of(outcome: Evaluation, near: float) -> dict[str, Any]:
+def lead_of(outcome: Evaluation, model: DecisionModel) -> dict[str, Any]:
     """How far the winner of an evaluation leads the next framework still standing,
-    in the report's points; whether decisive facts put it ahead; whether the lead is a
-    near-tie (under ``near`` points and not decisive)."""
+    in the report's points (decisive facts both hold set aside: comparable_lead); whether
+    decisive facts put it ahead; whether the lead is a near-tie (under the model's
+    ``medium_margin`` and not decisive)."""
     order = outcome.order()
     winner = order[0]
     rival = next((fw for fw in order[1:] if not outcome.vetoes.get(fw)), None)
     if rival is None:
         return {"new_lead": None, "new_lead_decisive": False, "near_tie": False}
-    lead = round(to_score(outcome.raw[winner]) - to_score(outcome.raw[rival]), 1)
+    even = comparable_lead(outcome, winner, rival, model)
+    shown = round(to_score(outcome.raw[winner]) - to_score(outcome.raw[rival]), 1)
+    lead = shown if even is None else even
     decisive = outcome.decisive[winner] > outcome.decisive[rival]
     return {
         "new_lead": lead,
         "new_lead_decisive": decisive,
-        "near_tie": not decisive and lead < near,
+        "near_tie": not decisive and lead < model.medium_margin,
     }

@@ -20,7 +20,8 @@
    make: it is counted but not offered. Checks read the changed profile twice, as said
    and with its unsaid answers at their defaults as the report assumes them (an Edge
    TPU added to a profile whose targets default to servers); a new trip in either
-   reading rules the change out.
+   reading rules the change out, and so does one when an added device target or
+   accelerator is judged alone (said_context.SaidContext.added_alone).
 2. Win probabilities, seeded Monte-Carlo: each sample perturbs the priorities with
    Gaussian noise (sd 1 level, clipped to 0-5) and, half the time, the answers a user is
    least sure of: one said answer is dropped, or one judgement answer (experience,
@@ -38,10 +39,9 @@ from enum import Enum
 from typing import Any
 
 from advisor.decide.change_text import describe_change
-from advisor.decide.conditions import PROFILE_PATHS, build_context, situation_paths
-from advisor.decide.consistency import Check, contradicts, tripped_ids
-from advisor.decide.measured import machine_context
+from advisor.decide.conditions import PROFILE_PATHS, situation_paths
 from advisor.decide.rules import RuleSet
+from advisor.decide.said_context import SaidContext
 from advisor.decide.scoring import (
     Evaluation,
     combine,
@@ -57,7 +57,6 @@ from advisor.model.decision import Flip, Sensitivity
 from advisor.model.facts import Facts
 from advisor.model.paths import display_only_paths
 from advisor.model.profile import Profile, field_bounds, model_field
-from advisor.model.said import said_paths
 
 SAMPLES = 2000
 NOISE_SD = 1.0
@@ -130,47 +129,6 @@ def _answers_varied(count: int) -> str:
 def _cheapest(flips: list[Flip], frameworks: list[str]) -> dict[str, Flip | None]:
     """The first (cheapest) flip to each framework, from flips sorted smallest first."""
     return {fw: next((f for f in flips if f.new_winner == fw), None) for fw in frameworks}
-
-
-class SaidContext:
-    """The profile's said context (facts included), ready to be changed one answer at a time."""
-
-    def __init__(self, profile: Profile, facts: Facts) -> None:
-        self.said = said_paths(profile)
-        self.context = build_context(profile, facts, self.said)
-        self.full = build_context(profile, None)
-        self.priorities = profile.priorities.model_dump()
-        self._already: tuple[frozenset[str], frozenset[str]] | None = None
-
-    def assumed(self, context: dict[str, Any]) -> dict[str, Any]:
-        """``context`` with every answer it does not say at its default: a single change
-        keeps everything else as it stands, the defaults the report assumes included."""
-        return {**self.full, **context}
-
-    def clashes(self, checks: tuple[Check, ...], context: dict[str, Any]) -> bool:
-        """Whether the changed ``context`` trips a check the profile does not trip already,
-        read either as said or with its unsaid answers at their defaults."""
-        if self._already is None:
-            assumed = tripped_ids(checks, self.assumed(self.context))
-            self._already = (tripped_ids(checks, self.context), assumed)
-        said, assumed = self._already
-        return contradicts(checks, said, context) or contradicts(
-            checks, assumed, self.assumed(context)
-        )
-
-    def changed(self, path: str, new: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        """(context, priorities) with one answer said as ``new`` (None: dropped)."""
-        context = dict(self.context)
-        priorities = dict(self.priorities)
-        if new is None:
-            context.pop(path, None)
-            if path.startswith("priorities."):
-                priorities[path.split(".", 1)[1]] = 3
-        else:
-            context[path] = new
-            if path.startswith("priorities."):
-                priorities[path.split(".", 1)[1]] = new
-        return machine_context(context)[0], priorities
 
 
 def candidate_changes(
@@ -275,7 +233,10 @@ def find_flips(
         if outcome.nothing_fits:
             continue
         new_winner = outcome.winner
-        if new_winner != winner and base.clashes(ruleset.checks, context):
+        if new_winner != winner and (
+            base.clashes(ruleset.checks, context)
+            or base.clashes(ruleset.checks, base.added_alone(path, old, new))
+        ):
             ruled_out += 1
         elif new_winner != winner:
             flips.append(
@@ -289,7 +250,7 @@ def find_flips(
                     cost=cost,
                     new_winner=new_winner,
                     takes_on=category != "priority" and cost == TAKE_ON,
-                    **lead_of(outcome, ruleset.meta.decision.medium_margin),
+                    **lead_of(outcome, ruleset.meta.decision),
                 )
             )
     # at equal cost: a changed answer, then a priority, then something new

@@ -64,6 +64,12 @@ def _check_plain_name(path: str) -> None:
     them, or show the name reordered, so the report would land under a name the
     user cannot see or type (``-o "report.md "`` is almost surely a quoting slip)."""
     base = os.path.basename(path)
+    if any("\udc80" <= ch <= "\udcff" for ch in base):  # bytes that are not UTF-8
+        raise InputError(
+            "the file name holds bytes that are not UTF-8 (an 8-bit terminal may read them as a "
+            "control sequence); choose a plain name",
+            path=path,
+        )
     if hides_text(base):
         raise InputError(
             "the file name holds a control or invisible character (a newline, a tab, a "

@@ -49,5 +49,12 @@ def landing(written: PathKey, landed: dict[PathKey, PathKey | None]) -> PathKey 
 def field_name(where: PathKey, key: Any) -> str:
     """A key's dotted path for a message, each part cut short: built only when an error is
     raised, since joining every key's whole path under a long key costs time in proportion
-    to the keys times the key's length."""
-    return ".".join(str(part)[:FIELD_PART] for part in (*where, key))
+    to the keys times the key's length. A list position is counted from 1, as every error
+    names it (``rules[1].title``)."""
+    out = ""
+    for part in (*where, key):
+        if isinstance(part, int):
+            out += f"[{part + 1}]"
+        else:
+            out += ("." if out else "") + str(part)[:FIELD_PART]
+    return out

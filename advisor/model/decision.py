@@ -104,6 +104,10 @@ class Recommendation(BaseModel):
     score: float | None
     runner_up: str | None
     margin: float | None
+    # when the winner and runner-up hold the same decisive facts: its lead on the other
+    # answers, in the same points with those facts set aside (shown scores saturate near
+    # 100); null otherwise. The confidence reads it instead of margin.
+    lead_on_other_answers: float | None = None
     confidence: str
     confidence_capped: str | None = None  # why a "high" was capped at medium, else None
     tie_broken: bool

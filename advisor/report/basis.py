@@ -79,12 +79,20 @@ def _thin(decision: Decision) -> str | None:
     count = decision.telling_answers  # the count the thin rule reads: no neutral priority
     given = "no answers" if not count else "1 answer" if count == 1 else f"{count} answers"
     top = decision.ranking[:2]
+    prior = decision.prior.get("effects") or {}
+    moved = max(
+        (abs(e.soft - float(prior.get(e.framework, 0))) for e in decision.ranking if not e.vetoed),
+        default=0.0,
+    )
     if len(top) == 2 and top[0].decisive > top[1].decisive:  # a fact on unsaid answers
         so = "the lead rests on a decisive fact that holds only through answers it leaves out"
-    else:
+    elif moved <= 1.0:  # no framework more than a point from what it had before any answer
         so = "the scores are close to the prior"
+    else:
+        so = "the lead rests on those few answers alone"
     neutral = len(decision.answered) - count
-    aside = f" (and {neutral} priorities left at neutral)" if neutral else ""
+    word = "priority" if neutral == 1 else "priorities"
+    aside = f" (and {neutral} {word} left at neutral)" if neutral else ""
     return (
         f"The profile is too thin to decide: {given} given{aside}, so {so}. Say where the "
         "models train and run, what the team knows and what code exists: advisor ask walks "

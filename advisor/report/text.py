@@ -47,6 +47,11 @@ _AT = re.compile(r"@(?=\\?[\w.-])")
 # cross-repository one adds an entry to that issue's timeline): a joiner after an escaped
 # "#", or a "GH-", that a digit follows stops them, and the text still renders as typed.
 _ISSUE = re.compile(r"(?<=\\#)(?=\d)|(?i:(?<=\bgh-))(?=\d)")
+# And a bare commit SHA (7 to 40 hexadecimal characters, a digit and a letter among them)
+# links to that commit: a joiner after its first character stops it.
+_SHA = re.compile(
+    r"(?i)\b(?<!\u2060)(?=[0-9a-f]{7,40}\b)(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])([0-9a-f])"
+)
 
 
 def _clean(text: Any) -> str:
@@ -68,6 +73,7 @@ def md_inline(text: Any) -> str:
     value = _UNDERSCORE.sub(r"\\_", value)
     value = _AUTOLINK.sub(lambda m: m.group(1)[:-1] + "\\:" if m.group(1) else "\\.", value)
     value = _ISSUE.sub(JOINER, _AT.sub(AT_JOINED, value))
+    value = _SHA.sub(lambda m: m.group(1) + JOINER, value)
     # A leading "1." or "-" would start a list if this text began a line.
     match = _LINE_START.match(value)
     if match:

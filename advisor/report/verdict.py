@@ -40,6 +40,11 @@ def verdict(decision: Decision) -> str:
             f"(confidence: low{odds})."
         )
     ahead = f"{rec.margin:.1f} points ahead of {name(rec.runner_up)}"
+    if rec.lead_on_other_answers is not None:  # equal decisive facts: the scores saturate
+        ahead += (
+            f"; level on decisive facts, {rec.lead_on_other_answers:.1f} points ahead on "
+            "the other answers"
+        )
     lead = decisive_lead(decision)
     if rec.margin is not None and rec.margin < 0.05:  # both near 100: the scale saturates
         level = f"level on the 0-100 scale with {name(rec.runner_up)} but ahead on"

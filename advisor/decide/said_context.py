@@ -1,0 +1,67 @@
+"""A profile's said answers, ready to be changed one at a time by the sensitivity analysis,
+and whether a changed profile contradicts itself (rules/data/consistency.yaml)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.decide.conditions import build_context
+from advisor.decide.consistency import Check, contradicts, tripped_ids
+from advisor.decide.measured import machine_context
+from advisor.model.facts import Facts
+from advisor.model.profile import Profile
+from advisor.model.said import said_paths
+
+
+class SaidContext:
+    """The profile's said context (facts included), ready to be changed one answer at a time."""
+
+    def __init__(self, profile: Profile, facts: Facts) -> None:
+        self.said = said_paths(profile)
+        self.context = build_context(profile, facts, self.said)
+        self.full = build_context(profile, None)
+        self.priorities = profile.priorities.model_dump()
+        self._already: tuple[frozenset[str], frozenset[str]] | None = None
+
+    def assumed(self, context: dict[str, Any]) -> dict[str, Any]:
+        """``context`` with every answer it does not say at its default: a single change
+        keeps everything else as it stands, the defaults the report assumes included."""
+        return {**self.full, **context}
+
+    def clashes(self, checks: tuple[Check, ...], context: dict[str, Any]) -> bool:
+        """Whether the changed ``context`` trips a check the profile does not trip already,
+        read either as said or with its unsaid answers at their defaults."""
+        if self._already is None:
+            assumed = tripped_ids(checks, self.assumed(self.context))
+            self._already = (tripped_ids(checks, self.context), assumed)
+        said, assumed = self._already
+        return contradicts(checks, said, context) or contradicts(
+            checks, assumed, self.assumed(context)
+        )
+
+    def added_alone(self, path: str, old: Any, new: Any) -> dict[str, Any]:
+        """The context with a deployment list holding only the items a change adds: a
+        device target or accelerator added to a project must run the project's model, so
+        it is judged alone (the checks let two targets stand for two models of a profile,
+        but a 70-billion-parameter project cannot add a microcontroller for its model).
+        The context unchanged for any other change."""
+        if not (path.startswith("deployment.") and isinstance(new, list)):
+            return self.context
+        added = [v for v in new if v not in (old or self.full.get(path) or [])]
+        if not added:
+            return self.context
+        return machine_context({**self.context, path: added})[0]
+
+    def changed(self, path: str, new: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(context, priorities) with one answer said as ``new`` (None: dropped)."""
+        context = dict(self.context)
+        priorities = dict(self.priorities)
+        if new is None:
+            context.pop(path, None)
+            if path.startswith("priorities."):
+                priorities[path.split(".", 1)[1]] = 3
+        else:
+            context[path] = new
+            if path.startswith("priorities."):
+                priorities[path.split(".", 1)[1]] = new
+        return machine_context(context)[0], priorities
