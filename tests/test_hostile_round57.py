@@ -128,7 +128,7 @@ def test_a_soft_lead_on_a_thin_profile_is_not_called_close_to_the_prior(tmp_path
         tmp_path, "ecosystem: {huggingface: true}\nteam: {experience: {pytorch: expert}}\n"
     )
     thin = data["report"]["basis"]["thin"]
-    assert "close to the prior" not in thin and "rests on those few answers" in thin
+    assert "close to the prior" not in thin and "rests on those answers" in thin
     data = _json_report(tmp_path, "domains: [nlp]\npriorities: {raw_performance: 3}\n")
     assert "(and 1 priority left at neutral)" in data["report"]["basis"]["thin"]
 

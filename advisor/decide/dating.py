@@ -17,6 +17,7 @@ from advisor.decide.framework_files import FrameworkFile
 from advisor.decide.releases import load_snapshot
 from advisor.decide.routes import RouteTable
 from advisor.io.safe_yaml import YamlDocument
+from advisor.io.validation import field_path
 from advisor.model.errors import InputError
 from advisor.model.rulepack import Evidence, Holds, PackMeta, Prior
 from advisor.model.terminal_text import clip
@@ -73,9 +74,7 @@ def future_dates(
 def field_name(where: tuple[Any, ...]) -> str:
     """("evidence", 0, "year") -> "evidence[1].year" (counted from 1, like every list an
     error names); ("holds", "source", "year") as dots."""
-    return ".".join(f"[{p + 1}]" if isinstance(p, int) else str(p) for p in where).replace(
-        ".[", "["
-    )
+    return field_path(where)
 
 
 def check_priors_started(meta: PackMeta, doc: YamlDocument, today: str) -> None:
@@ -84,7 +83,7 @@ def check_priors_started(meta: PackMeta, doc: YamlDocument, today: str) -> None:
     priors += [(("earlier_priors", i), p) for i, p in enumerate(meta.earlier_priors)]
     for loc, prior in priors:
         if prior and prior.holds:
-            field = ".".join(map(str, loc))
+            field = field_name(loc)
             check_started(prior.holds.since, today, doc, (*loc, "holds", "since"), field)
 
 
@@ -96,12 +95,12 @@ def check_routes_started(
         for fw, routes in venue.routes.items():
             for i, route in enumerate(routes):
                 loc = ("venues", name, "routes", fw, i, "since")
-                check_started(route.since, today, doc, loc, ".".join(map(str, loc)))
+                check_started(route.since, today, doc, loc, field_name(loc))
     for file in own:
         for name, routes in file.routes.items():
             for i, route in enumerate(routes):
                 own_loc = ("routes", name, i, "since")
-                check_started(route.since, today, file.doc, own_loc, ".".join(map(str, own_loc)))
+                check_started(route.since, today, file.doc, own_loc, field_name(own_loc))
 
 
 def check_view_month(month: str) -> str:

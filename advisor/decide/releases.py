@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
-from advisor.io.validation import input_error_from_validation
+from advisor.io.validation import field_path, input_error_from_validation
 from advisor.model.errors import InputError
 from advisor.model.option_hints import closest
 from advisor.model.package_health import PackageSnapshot, UnknownPackage
@@ -92,5 +92,5 @@ def _field(doc: YamlDocument, loc: tuple[Any, ...]) -> str | None:
     if len(loc) > 2 and loc[0] == "rules" and isinstance(rules, list):
         rule = rules[loc[1]]
         if isinstance(rule, dict) and isinstance(rule.get("id"), str):
-            return f"rule {rule['id']}: " + ".".join(str(k) for k in loc[2:])
-    return ".".join(str(k) for k in loc) or None
+            return f"rule {rule['id']}: " + field_path(loc[2:])
+    return field_path(loc) or None

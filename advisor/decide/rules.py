@@ -1,9 +1,8 @@
 """Rule packs: the Rule model with its parsed condition, the loader and the validator.
 
-A rule pack is a directory of YAML files. ``pack.yaml`` (core pack only) describes the
-criteria, their priority weights and the companion stacks; every other ``*.yaml`` file
-holds ``rules: [...]``. Everything is validated on load, and each problem is reported
-as ``file:line: rule-id: field: message``.
+A rule pack is a directory of YAML files: ``pack.yaml`` (core pack only) describes the
+criteria, their weights and the companion stacks; every other ``*.yaml`` holds ``rules:``.
+All is validated on load; a problem is reported as ``file:line: rule-id: field: message``.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from advisor.decide.dating import (
     check_priors_started,
     check_routes_started,
     check_started,
+    field_name,
     knowledge_month,
 )
 from advisor.decide.framework_files import (
@@ -207,7 +207,7 @@ def load_pack_meta(
         base: tuple[Any, ...] = ("framework",) if fw in described else ("frameworks", fw)
         if info.released:
             where = (*base, "released", "month")
-            check_started(info.released.month, today, source, where, ".".join(map(str, where)))
+            check_started(info.released.month, today, source, where, field_name(where))
         entries: tuple[tuple[str, Sequence[InstallOption | StackItem | StarterOption]], ...] = (
             ("install", info.install),
             ("stack", info.stack),
@@ -217,7 +217,7 @@ def load_pack_meta(
             for i, item in enumerate(items):
                 loc = (*base, kind, i, "when")
                 try:
-                    conditions[(fw, kind, i)] = parse_condition(item.when, ".".join(map(str, loc)))
+                    conditions[(fw, kind, i)] = parse_condition(item.when, field_name(loc))
                 except ConditionError as exc:
                     raise InputError(
                         exc.message,

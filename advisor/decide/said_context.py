@@ -39,18 +39,28 @@ class SaidContext:
             checks, assumed, self.assumed(context)
         )
 
-    def added_alone(self, path: str, old: Any, new: Any) -> dict[str, Any]:
-        """The context with a deployment list holding only the items a change adds: a
-        device target or accelerator added to a project must run the project's model, so
-        it is judged alone (the checks let two targets stand for two models of a profile,
-        but a 70-billion-parameter project cannot add a microcontroller for its model).
-        The context unchanged for any other change."""
-        if not (path.startswith("deployment.") and isinstance(new, list)):
-            return self.context
-        added = [v for v in new if v not in (old or self.full.get(path) or [])]
+    def added_device_cannot_run(
+        self, checks: tuple[Check, ...], path: str, old: Any, new: Any
+    ) -> bool:
+        """Whether a device target or accelerator that a change adds could not run the
+        project's model. The checks let two targets stand for two models of a profile (a
+        server model beside a phone one), but an added device must run the model the
+        profile sizes: it is judged as the only device, by the checks that read the model's
+        size (an added accelerator without the server or batch targets beside it). Other
+        checks are left to ``clashes``, so a server added to a phone app is not refused
+        because the phone's accelerator would then have no device target."""
+        if path not in ("deployment.targets", "deployment.edge_hardware"):
+            return False
+        added = [v for v in new or [] if v not in (old or self.full.get(path) or [])]
         if not added:
-            return self.context
-        return machine_context({**self.context, path: added})[0]
+            return False
+        sized = tuple(c for c in checks if "model.parameters" in c.fields())
+        alone = {**self.context, path: added}
+        if path == "deployment.edge_hardware":
+            targets = self.context.get("deployment.targets", self.full.get("deployment.targets"))
+            devices = [t for t in targets or [] if t not in ("server", "batch")]
+            alone["deployment.targets"] = devices or ["edge"]
+        return contradicts(sized, tripped_ids(sized, self.context), machine_context(alone)[0])
 
     def changed(self, path: str, new: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         """(context, priorities) with one answer said as ``new`` (None: dropped)."""

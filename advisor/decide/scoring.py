@@ -257,12 +257,13 @@ def comparable_lead(
 ) -> float | None:
     """When the winner and ``rival`` hold the same decisive units, those cancel: the
     winner's lead on the other answers, in the report's points with the shared units set
-    aside (shown scores saturate near 100, where 23 soft points read as 1.9). None when
-    there is no rival or the decisive units differ or are none."""
+    aside (shown scores saturate near 100, or near 0 for facts against both, where 23 soft
+    points read as 1.9). None when there is no rival or the decisive units differ or are
+    none."""
     if rival is None:
         return None
-    units = ev.decisive[winner]
-    if units <= 0 or round(units, 9) != round(ev.decisive[rival], 9):
+    units = ev.decisive[winner]  # against every framework (a pack's negative facts) too
+    if round(units, 9) == 0 or round(units, 9) != round(ev.decisive[rival], 9):
         return None
     shift = model.decisive_unit * units
     return round(to_score(ev.raw[winner] - shift) - to_score(ev.raw[rival] - shift), 1)

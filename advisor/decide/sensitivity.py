@@ -21,7 +21,8 @@
    and with its unsaid answers at their defaults as the report assumes them (an Edge
    TPU added to a profile whose targets default to servers); a new trip in either
    reading rules the change out, and so does one when an added device target or
-   accelerator is judged alone (said_context.SaidContext.added_alone).
+   accelerator could not run the model the profile sizes
+   (said_context.SaidContext.added_device_cannot_run).
 2. Win probabilities, seeded Monte-Carlo: each sample perturbs the priorities with
    Gaussian noise (sd 1 level, clipped to 0-5) and, half the time, the answers a user is
    least sure of: one said answer is dropped, or one judgement answer (experience,
@@ -235,7 +236,7 @@ def find_flips(
         new_winner = outcome.winner
         if new_winner != winner and (
             base.clashes(ruleset.checks, context)
-            or base.clashes(ruleset.checks, base.added_alone(path, old, new))
+            or base.added_device_cannot_run(ruleset.checks, path, old, new)
         ):
             ruled_out += 1
         elif new_winner != winner:

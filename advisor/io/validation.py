@@ -18,10 +18,17 @@ from advisor.model.paths import described_paths
 from advisor.model.profile import Profile
 
 
-def numbered_path(dotted: str) -> str:
-    """A reader's dotted path with list positions counted from 1, as errors name them:
-    ``when.all.1.eq`` -> ``when.all[2].eq``, ``evidence.0.url`` -> ``evidence[1].url``."""
-    return re.sub(r"\.(\d+)(?=\.|$)", lambda m: f"[{int(m[1]) + 1}]", dotted)
+def field_path(loc: tuple[Any, ...]) -> str:
+    """A path for an error: a list position counted from 1 in brackets, a key after a dot
+    (``("when", "all", 1, "eq")`` -> ``when.all[2].eq``); a key that looks like a number
+    stays a key (``deployment.0``), since only a list's position is an int."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int) and not isinstance(part, bool):
+            out += f"[{part + 1}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
 
 
 def input_error_from_validation(
@@ -37,7 +44,7 @@ def input_error_from_validation(
     # an unknown key first: a misspelt key also explains the "missing" one it meant
     first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
     loc = tuple(part for part in first["loc"] if not _is_union_tag(part))
-    dotted = numbered_path(".".join(str(p) for p in loc))
+    dotted = field_path(loc)
     message = _message(first, exc.title, loc)
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"

@@ -80,16 +80,18 @@ def _thin(decision: Decision) -> str | None:
     given = "no answers" if not count else "1 answer" if count == 1 else f"{count} answers"
     top = decision.ranking[:2]
     prior = decision.prior.get("effects") or {}
-    moved = max(
-        (abs(e.soft - float(prior.get(e.framework, 0))) for e in decision.ranking if not e.vetoed),
-        default=0.0,
-    )
+    moved = {e.framework: e.soft - float(prior.get(e.framework, 0)) for e in decision.ranking}
+    standing = [e for e in decision.ranking if not e.vetoed]
+    those = "that answer" if count == 1 else "those answers"
     if len(top) == 2 and top[0].decisive > top[1].decisive:  # a fact on unsaid answers
         so = "the lead rests on a decisive fact that holds only through answers it leaves out"
-    elif moved <= 1.0:  # no framework more than a point from what it had before any answer
-        so = "the scores are close to the prior"
+    elif max((abs(moved[e.framework]) for e in standing), default=0.0) <= 1.0:
+        so = "the scores are close to the prior"  # no framework a point from where it began
+    elif len(top) == 2 and abs(moved[top[0].framework] - moved[top[1].framework]) <= 1.0:
+        leave = "leaves" if count == 1 else "leave"
+        so = f"{those} {leave} the top two level and the prior decides between them"
     else:
-        so = "the lead rests on those few answers alone"
+        so = f"the lead rests on {those} alone"
     neutral = len(decision.answered) - count
     word = "priority" if neutral == 1 else "priorities"
     aside = f" (and {neutral} {word} left at neutral)" if neutral else ""
