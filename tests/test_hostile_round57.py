@@ -94,7 +94,7 @@ def test_equal_decisive_facts_leave_the_confidence_to_the_other_answers(tmp_path
     assert rec["framework"] == "pytorch" and rec["margin"] < 5
     assert rec["lead_on_other_answers"] > 10
     assert rec["confidence"] == "medium"
-    assert "level on decisive facts" in data["report"]["verdict"]
+    assert "the decisive facts are level" in data["report"]["verdict"]
 
 
 def test_jax_earns_no_large_scale_points_where_it_does_not_run(tmp_path: Path) -> None:

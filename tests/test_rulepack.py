@@ -93,11 +93,11 @@ def test_no_single_rule_dominates() -> None:
         assert all(abs(v) <= 5 for _, v in rule.effects.items()), rule.id
         big = [fw for fw, v in rule.effects.items() if abs(v) == 5]
         assert len(big) <= 1, rule.id
-    # vetoes are reserved for hard constraints: a target a framework cannot reach, and a
-    # framework the team has decided to leave (LEG104-106)
+    # vetoes are reserved for hard constraints: a target a framework cannot reach, the only
+    # training hardware a framework cannot train on (HW109-110), and a framework the team
+    # has decided to leave (LEG104-106)
     vetoing = {r.id for r in RULES if r.veto.items()}
-    assert 1 <= len(vetoing) <= 5, vetoing
-    assert {"LEG104", "LEG105", "LEG106"} <= vetoing
+    assert vetoing == {"DEP001", "HW109", "HW110", "LEG104", "LEG105", "LEG106"}, vetoing
 
 
 def test_probe_aware_rules_exist_for_the_speed_claims() -> None:

@@ -12,6 +12,10 @@ from advisor.model.facts import Facts
 from advisor.model.profile import Profile
 from advisor.model.said import said_paths
 
+# The device an accelerator sits in: an Arm Ethos-U microNPU beside a Cortex-M
+# microcontroller, a phone's NPU or Neural Engine in a phone, the others in an edge box.
+HOST_OF = {"arm_ethos": "microcontroller", "mobile_npu": "mobile", "apple_neural_engine": "mobile"}
+
 
 class SaidContext:
     """The profile's said context (facts included), ready to be changed one answer at a time."""
@@ -46,7 +50,8 @@ class SaidContext:
         project's model. The checks let two targets stand for two models of a profile (a
         server model beside a phone one), but an added device must run the model the
         profile sizes: it is judged as the only device, by the checks that read the model's
-        size (an added accelerator without the server or batch targets beside it). Other
+        size (an added accelerator in the device it sits in, HOST_OF, with no budget given
+        for it: the profile's budget is its smallest device's). Other
         checks are left to ``clashes``, so a server added to a phone app is not refused
         because the phone's accelerator would then have no device target."""
         if path not in ("deployment.targets", "deployment.edge_hardware"):
@@ -56,10 +61,10 @@ class SaidContext:
             return False
         sized = tuple(c for c in checks if "model.parameters" in c.fields())
         alone = {**self.context, path: added}
-        if path == "deployment.edge_hardware":
-            targets = self.context.get("deployment.targets", self.full.get("deployment.targets"))
-            devices = [t for t in targets or [] if t not in ("server", "batch")]
-            alone["deployment.targets"] = devices or ["edge"]
+        # the device's own memory is not the budget the profile gave for its smallest device
+        alone.pop("deployment.device_memory_mb", None)
+        if path == "deployment.edge_hardware":  # in the device it belongs to, and nothing else
+            alone["deployment.targets"] = sorted({HOST_OF.get(a, "edge") for a in added})
         return contradicts(sized, tripped_ids(sized, self.context), machine_context(alone)[0])
 
     def changed(self, path: str, new: Any) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -132,9 +132,15 @@ def _conflict_sentence(decision: Decision) -> str:
             f"({lead[0]:g} against {lead[1]:g} for {name(rec.runner_up)}), so it leads, "
             "and the confidence is capped at medium."
         )
+    prior = decision.prior.get("effects") or {}
+    soft = {e.framework: e.soft - float(prior.get(e.framework, 0)) for e in decision.ranking}
+    if rec.runner_up and abs(soft[rec.framework or ""] - soft[rec.runner_up]) <= 1.0:
+        decide = "the answers leave them level and the prior decides between them"
+    else:
+        decide = "the soft preferences decide between them"
     return (
-        f"These decisive facts pull different ways; {among}the soft preferences decide "
-        "between them and the confidence is capped at medium."
+        f"These decisive facts pull different ways; {among}{decide}, and the confidence is "
+        "capped at medium."
     )
 
 

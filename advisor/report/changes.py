@@ -138,9 +138,10 @@ def changes(decision: Decision) -> dict[str, Any]:
 def _clash(decision: Decision) -> str:
     """Why a change is not offered: what it would do to the answers."""
     info = decision.ruleset
+    device = "add a device that cannot run a model of this size"  # said_context, size checks
     if info.point_in_time and info.as_of:
-        return f"contradict each other or name what did not exist yet in {info.as_of}"
-    return "contradict each other"
+        return f"contradict each other, {device}, or name what did not exist yet in {info.as_of}"
+    return f"contradict each other or {device}"
 
 
 def _ruled_out(count: int, clash: str, *, shown: bool) -> str | None:

@@ -41,9 +41,10 @@ def verdict(decision: Decision) -> str:
         )
     ahead = f"{rec.margin:.1f} points ahead of {name(rec.runner_up)}"
     if rec.lead_on_other_answers is not None:  # equal decisive facts: the scores saturate
-        soft = {e.framework: e.soft for e in decision.ranking}
-        gap = soft.get(rec.framework or "", 0.0) - soft.get(rec.runner_up or "", 0.0)
-        ahead += f"; level on decisive facts, {gap:.1f} points ahead on the soft preferences"
+        ahead += (
+            f"; the decisive facts are level, and set aside they leave it "
+            f"{rec.lead_on_other_answers:.1f} points ahead"
+        )
     lead = decisive_lead(decision)
     if rec.margin is not None and rec.margin < 0.05:  # both near 100: the scale saturates
         level = f"level on the 0-100 scale with {name(rec.runner_up)} but ahead on"
