@@ -52,8 +52,8 @@ def test_a_device_added_to_a_large_model_is_judged_by_the_model_it_must_run(
     assert data["sensitivity"]["ruled_out"] > 0
 
 
-def _adds_microcontroller(profile: dict) -> bool:
-    """Whether any flip of the profile (not only the cheapest shown) adds a microcontroller."""
+def _all_flips(profile: dict) -> list:
+    """Every flip of the profile, not only the cheapest the report shows."""
     from advisor.decide.engine import decide
     from advisor.decide.rules import load_ruleset
     from advisor.decide.said_context import SaidContext
@@ -63,9 +63,14 @@ def _adds_microcontroller(profile: dict) -> bool:
 
     ruleset, model = load_ruleset(), Profile.model_validate(profile)
     winner = decide(model, None, ruleset, verdict_only=True).recommendation.framework
-    flips, _, _ = find_flips(SaidContext(model, Facts()), ruleset, winner)
+    return find_flips(SaidContext(model, Facts()), ruleset, winner)[0]
+
+
+def _adds_microcontroller(profile: dict) -> bool:
+    """Whether any flip of the profile adds a microcontroller target."""
     return any(
-        f.path == "deployment.targets" and "microcontroller" in (f.to_value or []) for f in flips
+        f.path == "deployment.targets" and "microcontroller" in (f.to_value or [])
+        for f in _all_flips(profile)
     )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_hostile_round57 import _json_report, _offered
+from test_hostile_round57 import _all_flips, _json_report, _offered
 
 
 @pytest.mark.parametrize(
@@ -37,16 +37,7 @@ def test_a_browser_added_beside_a_phone_budget_is_offered() -> None:
         "deployment: {targets: [mobile, server, edge], device_memory_mb: 512}\n"
         "team: {experience: {tensorflow: expert}}\n"
     )
-    from advisor.decide.engine import decide
-    from advisor.decide.rules import load_ruleset
-    from advisor.decide.said_context import SaidContext
-    from advisor.decide.sensitivity import find_flips
-    from advisor.model.facts import Facts
-    from advisor.model.profile import Profile
-
-    ruleset, model = load_ruleset(), Profile.model_validate(yaml.safe_load(profile))
-    winner = decide(model, None, ruleset, verdict_only=True).recommendation.framework
-    flips, _, _ = find_flips(SaidContext(model, Facts()), ruleset, winner)
+    flips = _all_flips(yaml.safe_load(profile))
     added = [f.to_value for f in flips if f.path == "deployment.targets"]
     assert any("browser" in (v or []) for v in added), added
 

@@ -17,7 +17,7 @@ from advisor.decide.framework_files import FrameworkFile
 from advisor.decide.releases import load_snapshot
 from advisor.decide.routes import RouteTable
 from advisor.io.safe_yaml import YamlDocument
-from advisor.io.validation import field_path
+from advisor.io.yaml_merges import field_path
 from advisor.model.errors import InputError
 from advisor.model.rulepack import Evidence, Holds, PackMeta, Prior
 from advisor.model.terminal_text import clip

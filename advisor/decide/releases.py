@@ -17,7 +17,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.io.safe_yaml import YamlDocument, load_yaml_file
-from advisor.io.validation import field_path, input_error_from_validation
+from advisor.io.validation import input_error_from_validation
+from advisor.io.yaml_merges import field_path
 from advisor.model.errors import InputError
 from advisor.model.option_hints import closest
 from advisor.model.package_health import PackageSnapshot, UnknownPackage

@@ -10,25 +10,13 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from advisor.io.safe_yaml import YamlDocument
+from advisor.io.yaml_merges import field_path
 from advisor.model.errors import InputError
 from advisor.model.facts import Facts
 from advisor.model.field_guards import first_repeat, short_repr, yaml_repr
 from advisor.model.option_hints import did_you_mean, hint_text, meant_names
 from advisor.model.paths import described_paths
 from advisor.model.profile import Profile
-
-
-def field_path(loc: tuple[Any, ...]) -> str:
-    """A path for an error: a list position counted from 1 in brackets, a key after a dot
-    (``("when", "all", 1, "eq")`` -> ``when.all[2].eq``); a key that looks like a number
-    stays a key (``deployment.0``), since only a list's position is an int."""
-    out = ""
-    for part in loc:
-        if isinstance(part, int) and not isinstance(part, bool):
-            out += f"[{part + 1}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
 
 
 def input_error_from_validation(

@@ -46,15 +46,22 @@ def landing(written: PathKey, landed: dict[PathKey, PathKey | None]) -> PathKey 
     return where
 
 
-def field_name(where: PathKey, key: Any) -> str:
-    """A key's dotted path for a message, each part cut short: built only when an error is
-    raised, since joining every key's whole path under a long key costs time in proportion
-    to the keys times the key's length. A list position is counted from 1, as every error
-    names it (``rules[1].title``)."""
+def field_path(loc: tuple[Any, ...], cut: int | None = None) -> str:
+    """A path for an error: a list position counted from 1 in brackets, a key after a dot
+    (``("when", "all", 1, "eq")`` -> ``when.all[2].eq``), each key cut at ``cut``
+    characters; a key that looks like a number stays a key (``deployment.0``), since only a
+    list's position is an int."""
     out = ""
-    for part in (*where, key):
-        if isinstance(part, int):
+    for part in loc:
+        if isinstance(part, int) and not isinstance(part, bool):
             out += f"[{part + 1}]"
         else:
-            out += ("." if out else "") + str(part)[:FIELD_PART]
+            out += ("." if out else "") + str(part)[:cut]
     return out
+
+
+def field_name(where: PathKey, key: Any) -> str:
+    """A key's path for a message, each part cut short: built only when an error is
+    raised, since joining every key's whole path under a long key costs time in proportion
+    to the keys times the key's length."""
+    return field_path((*where, key), FIELD_PART)

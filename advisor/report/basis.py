@@ -73,14 +73,19 @@ def _point_in_time(decision: Decision) -> str | None:
     )
 
 
+def _moved_by_answers(decision: Decision) -> dict[str, float]:
+    """Each framework's soft points less its prior: what the answers moved it by."""
+    prior = decision.prior.get("effects") or {}
+    return {e.framework: e.soft - float(prior.get(e.framework, 0)) for e in decision.ranking}
+
+
 def _thin(decision: Decision) -> str | None:
     if not decision.thin_profile:
         return None
     count = decision.telling_answers  # the count the thin rule reads: no neutral priority
     given = "no answers" if not count else "1 answer" if count == 1 else f"{count} answers"
     top = decision.ranking[:2]
-    prior = decision.prior.get("effects") or {}
-    moved = {e.framework: e.soft - float(prior.get(e.framework, 0)) for e in decision.ranking}
+    moved = _moved_by_answers(decision)
     standing = [e for e in decision.ranking if not e.vetoed]
     those = "that answer" if count == 1 else "those answers"
     if len(top) == 2 and top[0].decisive > top[1].decisive:  # a fact on unsaid answers
@@ -132,8 +137,7 @@ def _conflict_sentence(decision: Decision) -> str:
             f"({lead[0]:g} against {lead[1]:g} for {name(rec.runner_up)}), so it leads, "
             "and the confidence is capped at medium."
         )
-    prior = decision.prior.get("effects") or {}
-    soft = {e.framework: e.soft - float(prior.get(e.framework, 0)) for e in decision.ranking}
+    soft = _moved_by_answers(decision)
     if rec.runner_up and abs(soft[rec.framework or ""] - soft[rec.runner_up]) <= 1.0:
         decide = "the answers leave them level and the prior decides between them"
     else:
