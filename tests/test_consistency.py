@@ -359,6 +359,8 @@ def test_a_default_that_trips_a_check_does_not_excuse_a_said_contradiction() -> 
         {
             "deployment": {"targets": ["edge"], "device_memory_mb": 8},
             "team": {"experience": {"tensorflow": "expert"}},
+            # close enough that a bigger model would flip the verdict, were it consistent
+            "priorities": {"learning_curve": 2},
         }
     )
     d = decide(profile, Facts(), PACK)

@@ -453,3 +453,20 @@ def test_code_in_another_framework_credits_no_candidate(profile: dict) -> None:
         r.framework: r.score for r in none.ranking
     }
     assert not other.inconsistencies
+
+
+def test_at_a_tie_the_answers_outrank_the_prior() -> None:
+    """The prior (PyTorch +1) levels a framework with one the answers put a point ahead; it
+    cannot pass it, whichever framework that is (the name order had let PyTorch pass
+    TensorFlow there, but not JAX)."""
+    rs = load_ruleset()
+    assert rs.meta.prior is not None and rs.meta.prior.effects.pytorch == 1
+    # FPGA logic: TensorFlow's route is mature, PyTorch's beta (one point), JAX's experimental
+    profile = Profile.model_validate(
+        {"deployment": {"targets": ["edge"], "edge_hardware": ["fpga_logic"]}}
+    )
+    d = decide(profile, None, rs, verdict_only=True)
+    scores = {r.framework: r.score for r in d.ranking}
+    assert scores["tensorflow"] == scores["pytorch"]
+    assert d.recommendation.framework == "tensorflow"
+    assert "only because of the prior" in (d.recommendation.tie_note or "")

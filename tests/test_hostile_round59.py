@@ -35,8 +35,8 @@ def test_a_browser_added_beside_a_phone_budget_is_offered() -> None:
     profile = (
         "model: {parameters: 3B}\npurpose: production\ndomains: [nlp]\n"
         "deployment: {targets: [mobile, server, edge], device_memory_mb: 512}\n"
-        "team: {experience: {tensorflow: expert}}\n"
-    )
+        "team: {experience: {tensorflow: expert}}\npriorities: {learning_curve: 2}\n"
+    )  # PyTorch just ahead, so that adding a browser flips the verdict to TensorFlow
     flips = _all_flips(yaml.safe_load(profile))
     added = [f.to_value for f in flips if f.path == "deployment.targets"]
     assert any("browser" in (v or []) for v in added), added

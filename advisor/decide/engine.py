@@ -2,8 +2,9 @@
 
 Rules read only what the profile says; vetoes screen, decisive facts rank before the
 soft points, and a small documented prior says what the advisor believes before any
-answer (the arithmetic is in :mod:`advisor.decide.scoring`). Ties are broken by the
-number of supporting rules, then alphabetically, and the Decision says so.
+answer (the arithmetic is in :mod:`advisor.decide.scoring`). Ties are broken by what
+the answers alone gave (the prior left out), by the number of supporting rules, then
+alphabetically, and the Decision says so.
 """
 
 from __future__ import annotations
@@ -300,7 +301,7 @@ def _recommendation(
     tie = bool(
         runner_up and round(ev.raw[first.framework], 9) == round(ev.raw[runner_up.framework], 9)
     )
-    tie_note = tie_sentence(ranking, ev.raw) if tie and runner_up else None
+    tie_note = tie_sentence(ranking, ev.raw, ev.answers) if tie and runner_up else None
     # equal decisive facts cancel: the confidence reads the lead on the other answers
     rival = runner_up.framework if runner_up else None
     even = comparable_lead(ev, first.framework, rival, ruleset.meta.decision)

@@ -41,9 +41,10 @@ class Evaluation:
     soft: dict[str, float]
     decisive: dict[str, float]
     favoured: dict[str, list[str]]  # framework -> decisive facts (rule ids) for it
+    answers: dict[str, float]  # soft points from the answers alone (the prior left out)
 
     def order(self) -> list[str]:
-        return rank_order(self.raw, self.vetoes, self.support)
+        return rank_order(self.raw, self.vetoes, self.support, self.answers)
 
     @property
     def winner(self) -> str:
@@ -69,12 +70,24 @@ def criterion_weights(ruleset: RuleSet, priorities: dict[str, Any]) -> dict[str,
 
 
 def rank_order(
-    raw: dict[str, float], vetoes: dict[str, list[str]], support: dict[str, int]
+    raw: dict[str, float],
+    vetoes: dict[str, list[str]],
+    support: dict[str, int],
+    answers: dict[str, float] | None = None,
 ) -> list[str]:
-    """Deterministic order: allowed first, then raw score, supporting rules, name."""
+    """Deterministic order: allowed first, then raw score; at a tie what the answers alone
+    gave (the prior levels a framework with one the answers put ahead, it cannot pass
+    it), then supporting rules, then name."""
+    said = answers or {}
     return sorted(
         FRAMEWORKS,
-        key=lambda fw: (bool(vetoes.get(fw)), -round(raw[fw], 9), -support[fw], fw),
+        key=lambda fw: (
+            bool(vetoes.get(fw)),
+            -round(raw[fw], 9),
+            -round(said.get(fw, 0.0), 9),
+            -support[fw],
+            fw,
+        ),
     )
 
 
@@ -106,7 +119,8 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
     A rule whose condition is unknown stands aside: as skipped when a measurement is
     missing, silently when the profile did not give an answer it needs.
     """
-    soft = prior_points(ruleset)
+    prior = prior_points(ruleset)
+    soft = dict(prior)
     decisive = dict.fromkeys(FRAMEWORKS, 0.0)
     favoured: dict[str, list[str]] = {fw: [] for fw in FRAMEWORKS}
     support = dict.fromkeys(FRAMEWORKS, 0)
@@ -143,7 +157,8 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
             favoured[fw].append(rule_id)
     model = ruleset.meta.decision
     raw = {fw: combine(decisive[fw], soft[fw], model) for fw in FRAMEWORKS}
-    return Evaluation(fired, skipped, raw, vetoes, support, soft, decisive, favoured)
+    answers = {fw: soft[fw] - prior[fw] for fw in FRAMEWORKS}
+    return Evaluation(fired, skipped, raw, vetoes, support, soft, decisive, favoured, answers)
 
 
 @dataclass
@@ -269,12 +284,20 @@ def comparable_lead(
     return round(to_score(ev.raw[winner] - shift) - to_score(ev.raw[rival] - shift), 1)
 
 
-def tie_sentence(ranking: list[RankEntry], raw: dict[str, float]) -> str:
-    """How a tie at the top was broken: by the number of supporting rules, or, when those
-    are equal too, alphabetically."""
+def tie_sentence(ranking: list[RankEntry], raw: dict[str, float], answers: dict[str, float]) -> str:
+    """How a tie at the top was broken: by what the answers alone gave (when the prior
+    levelled them), by the number of supporting rules, or, when those are equal too,
+    alphabetically."""
     top = round(raw[ranking[0].framework], 9)
     tied = [r for r in ranking if not r.vetoed and round(raw[r.framework], 9) == top]
     names = ", ".join(r.name for r in tied[:-1]) + f" and {tied[-1].name}"
+    lead = answers[tied[0].framework] - answers[tied[1].framework]
+    if round(lead, 9) > 0:
+        return (
+            f"{names} scored the same only because of the prior; the answers alone put "
+            f"{tied[0].name} {lead:.1f} points ahead, and what the profile says outranks "
+            "the prior."
+        )
     counts = " vs ".join(str(r.supporting_rules) for r in tied)
     if tied[0].supporting_rules == tied[1].supporting_rules:
         return (
