@@ -186,10 +186,10 @@ def test_a_tie_broken_by_supporting_rules_does_not_say_alphabetically(pack) -> N
     said = {"ecosystem": {"huggingface": True, "pretrained_models": True}}
     rec = decide(Profile.model_validate(said), None, rs).recommendation
     assert rec.tie_broken and rec.framework == "tensorflow"
-    assert rec.tie_note == (
+    assert (rec.tie_note or "").startswith(
         "TensorFlow and JAX scored the same; the tie was broken by the number of supporting "
         "rules (2 vs 1)."
-    )
+    )  # then, as JAX wins more of the perturbations, a sentence saying so (round 60)
 
 
 def test_fact_rules_stand_aside_without_measurements(pack) -> None:

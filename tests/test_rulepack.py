@@ -296,10 +296,13 @@ def install_for(framework: str, profile: dict) -> str:
 
 def test_fpga_logic_installs_the_tensorflow_its_keras_2_converter_supports() -> None:
     # hls4ml's Keras 2 / QKeras converters need TensorFlow 2.8-2.14 (hls4ml's setup page);
-    # its qkeras extra pins TensorFlow <=2.14.1 (hls4ml 1.3.0 on PyPI)
+    # its qkeras extra pins TensorFlow <=2.14.1 (hls4ml 1.3.0 on PyPI): only for Keras 2 code;
+    # a new model goes on Keras 3 with the hgq2 extra and a current TensorFlow
     fpga = {"deployment": {"targets": ["edge"], "edge_hardware": ["fpga_logic"]}}
     gpu = {**fpga, "hardware": {"training": ["nvidia_gpu"]}}
-    assert '"hls4ml[qkeras]"' in install_for("tensorflow", gpu)
+    assert '"hls4ml[hgq2]" tensorflow' in install_for("tensorflow", gpu)
+    keras2 = {**gpu, "existing_code": ["tf2_keras"]}
+    assert '"hls4ml[qkeras]"' in install_for("tensorflow", keras2)
     assert "hls4ml" not in install_for("tensorflow", {})
 
 

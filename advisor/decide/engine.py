@@ -29,10 +29,10 @@ from advisor.decide.scoring import (
     evaluate,
     firm_support,
     rule_effects,
-    tie_sentence,
     to_score,
 )
 from advisor.decide.sensitivity import analyse
+from advisor.decide.ties import against_the_shares, tie_sentence
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.decision import (
     Decision,
@@ -301,7 +301,12 @@ def _recommendation(
     tie = bool(
         runner_up and round(ev.raw[first.framework], 9) == round(ev.raw[runner_up.framework], 9)
     )
-    tie_note = tie_sentence(ranking, ev.raw, ev.answers) if tie and runner_up else None
+    shares = sensitivity.win_probability if sensitivity else {}
+    tie_note = (
+        tie_sentence(ranking, ev.raw, ev.answers) + against_the_shares(first, runner_up, shares)
+        if tie and runner_up
+        else None
+    )
     # equal decisive facts cancel: the confidence reads the lead on the other answers
     rival = runner_up.framework if runner_up else None
     even = comparable_lead(ev, first.framework, rival, ruleset.meta.decision)

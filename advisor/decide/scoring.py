@@ -23,7 +23,6 @@ from typing import Any
 
 from advisor.decide.rules import Rule, RuleSet
 from advisor.frameworks import FRAMEWORKS
-from advisor.model.decision import RankEntry
 from advisor.model.rulepack import DecisionModel
 
 SCORE_SCALE = 30.0
@@ -282,31 +281,6 @@ def comparable_lead(
         return None
     shift = model.decisive_unit * units
     return round(to_score(ev.raw[winner] - shift) - to_score(ev.raw[rival] - shift), 1)
-
-
-def tie_sentence(ranking: list[RankEntry], raw: dict[str, float], answers: dict[str, float]) -> str:
-    """How a tie at the top was broken: by what the answers alone gave (when the prior
-    levelled them), by the number of supporting rules, or, when those are equal too,
-    alphabetically."""
-    top = round(raw[ranking[0].framework], 9)
-    tied = [r for r in ranking if not r.vetoed and round(raw[r.framework], 9) == top]
-    names = ", ".join(r.name for r in tied[:-1]) + f" and {tied[-1].name}"
-    lead = answers[tied[0].framework] - answers[tied[1].framework]
-    if round(lead, 9) > 0:
-        return (
-            f"{names} scored the same only because of the prior; the answers alone put "
-            f"{tied[0].name} {lead:.1f} points ahead, and what the profile says outranks "
-            "the prior."
-        )
-    counts = " vs ".join(str(r.supporting_rules) for r in tied)
-    if tied[0].supporting_rules == tied[1].supporting_rules:
-        return (
-            f"{names} scored the same and have as many supporting rules ({counts}); the tie "
-            "was broken alphabetically."
-        )
-    return (
-        f"{names} scored the same; the tie was broken by the number of supporting rules ({counts})."
-    )
 
 
 def decisive_conflict(favoured: dict[str, list[str]], winner: str) -> bool:

@@ -79,6 +79,22 @@ def _moved_by_answers(decision: Decision) -> dict[str, float]:
     return {e.framework: e.soft - float(prior.get(e.framework, 0)) for e in decision.ranking}
 
 
+def _level_decider(decision: Decision, moved: dict[str, float]) -> str | None:
+    """What settles two frameworks the answers leave within a point: the tie-break when
+    their scores tie (its note says how), the prior when it favours the winner and the
+    answers do not; None when the answers themselves put the winner ahead."""
+    rec = decision.recommendation
+    if not rec.runner_up or not rec.framework:
+        return None
+    if rec.tie_broken:
+        return "the tie-break settles them, as the note on the tie says"
+    prior = decision.prior.get("effects") or {}
+    edge = float(prior.get(rec.framework, 0)) - float(prior.get(rec.runner_up, 0))
+    if edge > 0 and moved[rec.framework] <= moved[rec.runner_up]:
+        return "the prior decides between them"
+    return None
+
+
 def _thin(decision: Decision) -> str | None:
     if not decision.thin_profile:
         return None
@@ -91,10 +107,16 @@ def _thin(decision: Decision) -> str | None:
     if len(top) == 2 and top[0].decisive > top[1].decisive:  # a fact on unsaid answers
         so = "the lead rests on a decisive fact that holds only through answers it leaves out"
     elif max((abs(moved[e.framework]) for e in standing), default=0.0) <= 1.0:
-        so = "the scores are close to the prior"  # no framework a point from where it began
-    elif len(top) == 2 and abs(moved[top[0].framework] - moved[top[1].framework]) <= 1.0:
+        # no framework a point from where it began
+        has_prior = any(float(v) for v in (decision.prior.get("effects") or {}).values())
+        so = "the scores are close to the prior" if has_prior else "the scores are close to level"
+    elif (
+        len(top) == 2
+        and abs(moved[top[0].framework] - moved[top[1].framework]) <= 1.0
+        and (decider := _level_decider(decision, moved))
+    ):
         leave = "leaves" if count == 1 else "leave"
-        so = f"{those} {leave} the top two level and the prior decides between them"
+        so = f"{those} {leave} the top two level and {decider}"
     else:
         so = f"the lead rests on {those} alone"
     neutral = len(decision.answered) - count
@@ -138,8 +160,9 @@ def _conflict_sentence(decision: Decision) -> str:
             "and the confidence is capped at medium."
         )
     soft = _moved_by_answers(decision)
-    if rec.runner_up and abs(soft[rec.framework or ""] - soft[rec.runner_up]) <= 1.0:
-        decide = "the answers leave them level and the prior decides between them"
+    decider = _level_decider(decision, soft)
+    if rec.runner_up and abs(soft[rec.framework or ""] - soft[rec.runner_up]) <= 1.0 and decider:
+        decide = f"the answers leave them level and {decider}"
     else:
         decide = "the soft preferences decide between them"
     return (
