@@ -10,6 +10,7 @@ import io
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +34,14 @@ PROMPT = r"\]: "
 SUMMARY = r"(Write|Use) these answers\?[^\n]*\[y\]: "
 
 
+def _as_a_terminal_starts_it() -> None:
+    """Start the program with SIGINT and SIGQUIT at their defaults, as an interactive shell
+    does: a runner that launched the tests in the background without job control ignores
+    SIGINT, and the advisor keeps a signal it was started ignoring (SECURITY.md, nohup)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 class Person:
     """A person at a terminal running one advisor command."""
 
@@ -50,6 +59,7 @@ class Person:
                 codec_errors="replace",
                 timeout=45,
                 dimensions=(50, 140),
+                preexec_fn=_as_a_terminal_starts_it,
             )
         else:
             self.child = pexpect.spawn(
@@ -61,6 +71,7 @@ class Person:
                 codec_errors="replace",
                 timeout=45,
                 dimensions=(50, 140),
+                preexec_fn=_as_a_terminal_starts_it,
             )
         self.child.logfile_read = self.log
         self.child.delaybeforesend = None  # we always wait for the prompt before typing
