@@ -32,7 +32,7 @@ from advisor.decide.scoring import (
     to_score,
 )
 from advisor.decide.sensitivity import analyse
-from advisor.decide.ties import against_the_shares, tie_sentence
+from advisor.decide.ties import against_the_shares, tie_sentence, tied_at_top
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.decision import (
     Decision,
@@ -298,12 +298,11 @@ def _recommendation(
     runner_up = second if second and not second.vetoed else None
     # no rival standing: the report has no lead to quote (null), the confidence no doubt
     margin = round(first.score - runner_up.score, 1) if runner_up else None
-    tie = bool(
-        runner_up and round(ev.raw[first.framework], 9) == round(ev.raw[runner_up.framework], 9)
-    )
+    tied = tied_at_top(ranking, ev.raw) if runner_up else [first]
+    tie = len(tied) > 1
     shares = sensitivity.win_probability if sensitivity else {}
     tie_note = (
-        tie_sentence(ranking, ev.raw, ev.answers) + against_the_shares(first, runner_up, shares)
+        tie_sentence(tied, ev.answers) + against_the_shares(first, runner_up, shares)
         if tie and runner_up
         else None
     )
@@ -366,6 +365,7 @@ def _recommendation(
         confidence=level,
         confidence_capped=capped,
         tie_broken=tie,
+        tied_with=[e.framework for e in tied[1:]],
         tie_note=tie_note,
         all_vetoed=all_vetoed,
         summary=summary,

@@ -7,12 +7,18 @@ from itertools import pairwise
 from advisor.model.decision import RankEntry
 
 
-def tie_sentence(ranking: list[RankEntry], raw: dict[str, float], answers: dict[str, float]) -> str:
-    """How a tie at the top was broken: by what the answers alone gave (when the prior
-    levelled them), by the number of supporting rules, or, when those are equal too,
-    alphabetically; with three tied, each one's place after the one before it."""
+def tied_at_top(ranking: list[RankEntry], raw: dict[str, float]) -> list[RankEntry]:
+    """The frameworks still standing whose raw score equals the winner's, the winner first
+    (just the winner when nothing ties with it)."""
     top = round(raw[ranking[0].framework], 9)
-    tied = [r for r in ranking if not r.vetoed and round(raw[r.framework], 9) == top]
+    return [r for r in ranking if not r.vetoed and round(raw[r.framework], 9) == top]
+
+
+def tie_sentence(tied: list[RankEntry], answers: dict[str, float]) -> str:
+    """How a tie at the top (``tied``, from :func:`tied_at_top`) was broken: by what the
+    answers alone gave (when the prior levelled them), by the number of supporting rules,
+    or, when those are equal too, alphabetically; with three tied, each one's place after
+    the one before it."""
     names = ", ".join(r.name for r in tied[:-1]) + f" and {tied[-1].name}"
     if len(tied) > 2:
         reasons = [_pair_reason(a, b, answers) for a, b in pairwise(tied)]

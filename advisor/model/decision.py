@@ -112,6 +112,7 @@ class Recommendation(BaseModel):
     confidence_capped: str | None = None  # why a "high" was capped at medium, else None
     tie_broken: bool
     tie_note: str | None
+    tied_with: list[str] = []  # the other frameworks tied at the top, in rank order
     all_vetoed: bool
     summary: str
     install: InstallOption | None

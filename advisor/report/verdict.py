@@ -34,14 +34,9 @@ def verdict(decision: Decision) -> str:
             f"(score {fmt_num(rec.score)} of 100; confidence: {rec.confidence}{odds}{capped})."
         )
     if rec.tie_broken:
-        top = next(e.raw for e in decision.ranking if e.framework == rec.framework)
-        tied = [
-            e.name
-            for e in decision.ranking
-            if not e.vetoed and e.framework != rec.framework and round(e.raw - top, 9) == 0
-        ] or [name(rec.runner_up)]
+        tied = " and ".join(name(fw) for fw in rec.tied_with or [rec.runner_up])
         return (
-            f"Build on {rec.name}, but only just: it ties with {' and '.join(tied)} at "
+            f"Build on {rec.name}, but only just: it ties with {tied} at "
             f"{fmt_num(rec.score)} of 100 and wins only on the tie-break "
             f"(confidence: low{odds})."
         )
