@@ -124,9 +124,19 @@ def decide(profile: Profile, measured: Facts, ruleset: RuleSet) -> Scored:
     return score(profile, measured, ruleset)
 
 
+def unasked_fields(profile: Profile) -> frozenset[str]:
+    """The fields the bundled questionnaire would not ask about this profile (a question's
+    ``when``: a team new to deep learning is not asked to compile its training loop)."""
+    from advisor.questionnaire.loader import load_questions
+
+    return load_questions().unasked(profile)
+
+
 def analyse(scored: Scored, ruleset: RuleSet, *, seed: int = 0) -> Sensitivity:
-    """Step 5: the smallest changes that flip the verdict, and the win probabilities."""
-    return analyse_scored(scored, ruleset, seed=seed)
+    """Step 5: the smallest changes that flip the verdict, and the win probabilities; a
+    change is never to answer a question the questionnaire would not put to the profile."""
+    unasked = unasked_fields(scored.profile)
+    return analyse_scored(scored, ruleset, seed=seed, unasked=unasked)
 
 
 def run_pipeline(

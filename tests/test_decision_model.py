@@ -363,7 +363,14 @@ def test_a_team_weighing_a_move_gets_its_code_as_a_cost_not_a_settled_choice() -
     assert "LEG101" in {r.id for r in stays.rules}
     assert stays.recommendation.confidence == "high"
     fired = {r.id for r in weighing.rules}
-    assert "LEG101" not in fired and "LEG001" in fired  # the code still counts, softly
+    # the code still counts, as a switching cost: the points of a small prototype
+    assert "LEG101" not in fired and "LEG001" not in fired and "LEG010" in fired
+    unsized = {k: v for k, v in LARGE_TF.items() if k != "existing_code_size"}
+    keeps = decide(Profile.model_validate(unsized), None, PACK)
+    cost = decide(Profile.model_validate({**unsized, "weighing_a_move": True}), None, PACK)
+    kept = {r.id: r.weighted.get("tensorflow", 0.0) for r in keeps.rules}
+    costs = {r.id: r.weighted.get("tensorflow", 0.0) for r in cost.rules}
+    assert costs["LEG010"] == kept["LEG001"] / 2 > 0 and "LEG001" not in costs
     assert weighing.recommendation.confidence != "high"
     both = {**LARGE_TF, "weighing_a_move": True, "migrating_away": True}
     assert "CON011" in {

@@ -26,6 +26,7 @@ from advisor.io.profiles import list_examples, load_profile
 from advisor.model.measurements import facts_from_probes
 from advisor.model.profile import Profile
 from advisor.model.said import said_paths
+from advisor.pipeline import unasked_fields
 from advisor.report.render import render_report, report_data, tidy_markdown
 
 HERE = Path(__file__).parent
@@ -66,7 +67,8 @@ def render(
     shown_path: str | None = None,
 ) -> str:
     profile = load_profile(str(profile_path))
-    decision = decide(profile, facts_from_probes(probes), load_ruleset([]))
+    unasked = unasked_fields(profile)  # as `advisor recommend` does
+    decision = decide(profile, facts_from_probes(probes), load_ruleset([]), unasked=unasked)
     return render_report(
         decision,
         profile,

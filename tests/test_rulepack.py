@@ -36,8 +36,9 @@ def all_claims(current: bool) -> list[tuple[str, str]]:
 
 
 def test_pack_loads_with_a_sensible_number_of_rules() -> None:
-    # grew from 67 when the profile gained the fields users need to say what decides their case
-    assert 40 <= len(RULES) <= 120, len(RULES)
+    # grew from 67 when the profile gained the fields users need to say what decides their
+    # case, and to 122 with LEG010-012 (a codebase the team is weighing leaving)
+    assert 40 <= len(RULES) <= 130, len(RULES)
 
 
 def moves(rule: Rule, framework: str) -> bool:

@@ -74,18 +74,14 @@ def score(profile: Profile, facts: Facts | None, ruleset: RuleSet) -> Scored:
 
 
 def analyse_scored(
-    scored: Scored, ruleset: RuleSet, *, seed: int = 0, changes: bool = True
+    scored: Scored, ruleset: RuleSet, *, seed: int = 0, changes: bool = True, **kw: Any
 ) -> Sensitivity:
     """What would change the verdict (the sensitivity analysis) for a scored profile;
-    ``changes=False`` skips the search for changes and keeps the win probabilities."""
+    ``changes=False`` skips the search for changes and keeps the win probabilities;
+    ``unasked`` (a keyword): fields the questionnaire would not ask of this profile."""
+    ev, weights = scored.evaluation, scored.weights
     return analyse(
-        scored.profile,
-        scored.facts,
-        ruleset,
-        scored.evaluation,
-        scored.weights,
-        seed=seed,
-        changes=changes,
+        scored.profile, scored.facts, ruleset, ev, weights, seed=seed, changes=changes, **kw
     )
 
 
@@ -97,14 +93,17 @@ def decide(
     with_sensitivity: bool = True,
     seed: int = 0,
     verdict_only: bool = False,
+    unasked: frozenset[str] = frozenset(),
 ) -> Decision:
     """Score the frameworks for a profile and explain the result (score, analyse, explain).
     ``verdict_only``: the same verdict and confidence (which read only the win
     probabilities), without searching what would change it, for batch evaluation; its
-    sensitivity lists no changes and is not for a report."""
+    sensitivity lists no changes and is not for a report. ``unasked``: the fields whose
+    questions the questionnaire would not put to this profile (the pipeline's
+    ``unasked_fields``); saying one is never offered as a change."""
     scored = score(profile, facts, ruleset)
     sensitivity = (
-        analyse_scored(scored, ruleset, seed=seed, changes=not verdict_only)
+        analyse_scored(scored, ruleset, seed=seed, changes=not verdict_only, unasked=unasked)
         if with_sensitivity
         else None
     )

@@ -90,15 +90,21 @@ def analyse(
     *,
     seed: int = 0,
     changes: bool = True,  # False: the win probabilities only (no flips searched or tried)
+    unasked: frozenset[str] = frozenset(),
 ) -> Sensitivity:
+    """``unasked``: the fields the questionnaire would not ask about this profile (a team
+    new to deep learning is not asked to compile its training loop): saying one of them is
+    not offered as a change; answers the profile gave stay changeable."""
     base = SaidContext(profile, facts)
     # when nothing fits, a flip is any change after which something does
     fits = None if current.nothing_fits else current.winner
-    flips, tried, ruled_out = find_flips(base, ruleset, fits) if changes else ([], 0, 0)
+    flips, tried, ruled_out = find_flips(base, ruleset, fits, unasked) if changes else ([], 0, 0)
     decidable = [f for f in flips if f.category != "situation"]
     situational = [f for f in flips if f.category == "situation"]
     others = [fw for fw in FRAMEWORKS if fw != fits]
-    variants = answer_variants(base, ruleset, _protected(ruleset, current))
+    protected = _protected(ruleset, current)
+    variants = answer_variants(base, ruleset, protected)
+    answers = len(uncertain_answers(base, protected))
     win = win_probabilities(ruleset, current, variants, base.priorities, seed=seed)
     return Sensitivity(
         smallest_flip=flips[0] if flips else None,
@@ -113,18 +119,28 @@ def analyse(
         seed=seed,
         method=(
             f"priorities perturbed by Gaussian noise (sd {NOISE_SD} level, clipped to 0-5) and, "
-            f"{_answers_varied(len(variants))}; each framework's soft score "
+            f"{_answers_varied(answers, len(variants))}; each framework's soft score "
             f"perturbed by Gaussian noise (sd {EFFECT_SD} points); {SAMPLES} seeded samples"
         ),
     )
 
 
-def _answers_varied(count: int) -> str:
-    """The method's words for the answers the samples vary."""
-    if not count:
+def _answers_varied(answers: int, variations: int) -> str:
+    """The method's words for the answers the samples vary: each uncertain answer dropped,
+    and a judgement (a level, a yes or no) also moved to its neighbouring values, so
+    ``variations`` counts those choices and ``answers`` the answers they come from."""
+    if not answers:
         return "with no uncertain answers in the profile, no answer varied"
-    which = "its one uncertain answer" if count == 1 else f"one of {count} uncertain answers"
-    return f"in {ANSWER_SHARE:.0%} of samples, {which} dropped or moved to a neighbouring value"
+    if variations == answers:
+        which = (
+            "its one uncertain answer" if answers == 1 else f"one of {answers} uncertain answers"
+        )
+        return f"in {ANSWER_SHARE:.0%} of samples, {which} dropped"
+    whose = "its one uncertain answer" if answers == 1 else f"the {answers} uncertain answers"
+    return (
+        f"in {ANSWER_SHARE:.0%} of samples, one of {variations} variations of {whose} "
+        "(each dropped; a judgement also moved to a neighbouring value)"
+    )
 
 
 def _cheapest(flips: list[Flip], frameworks: list[str]) -> dict[str, Flip | None]:
@@ -133,15 +149,16 @@ def _cheapest(flips: list[Flip], frameworks: list[str]) -> dict[str, Flip | None
 
 
 def candidate_changes(
-    base: SaidContext, ruleset: RuleSet
+    base: SaidContext, ruleset: RuleSet, unasked: frozenset[str] = frozenset()
 ) -> list[tuple[str, Any, Any, str, float]]:
-    """(path, old, new, kind, cost) for every single-answer change worth trying."""
+    """(path, old, new, kind, cost) for every single-answer change worth trying; an
+    unsaid answer to a question in ``unasked`` is not one."""
     thresholds = _thresholds(ruleset)
     out: list[tuple[str, Any, Any, str, float]] = []
     for path, annotation in PROFILE_PATHS.items():
-        if path in DISPLAY_ONLY:
-            continue
         said = path in base.said
+        if path in DISPLAY_ONLY or (path in unasked and not said):
+            continue
         old = base.full[path]
         if path.startswith("priorities."):
             for level in range(6):
@@ -220,13 +237,13 @@ def _thresholds(ruleset: RuleSet) -> dict[str, set[Any]]:
 
 
 def find_flips(
-    base: SaidContext, ruleset: RuleSet, winner: str | None
+    base: SaidContext, ruleset: RuleSet, winner: str | None, unasked: frozenset[str] = frozenset()
 ) -> tuple[list[Flip], int, int]:
     """All single changes that change the winner (None: nothing fits now, so any change
     after which one fits; never one after which nothing does), smallest first; the number
     of changes tried; and how many flips contradict other answers (ruled out)."""
     flips: list[Flip] = []
-    candidates = candidate_changes(base, ruleset)
+    candidates = candidate_changes(base, ruleset, unasked)
     ruled_out = 0
     for path, old, new, category, cost in candidates:
         context, priorities = base.changed(path, new)
@@ -286,14 +303,21 @@ def answer_variants(
     Answers behind a veto or a decisive fact are hard facts and stay as said.
     """
     out = []
-    for path in sorted(base.said - (protected or set())):
-        if path in DISPLAY_ONLY or path.startswith("priorities."):
-            continue
+    for path in uncertain_answers(base, protected):
         out.append(base.changed(path, None)[0])
         if path in JUDGEMENTS:
             for new in _neighbours(PROFILE_PATHS[path], base.context[path]):
                 out.append(base.changed(path, new)[0])
     return out
+
+
+def uncertain_answers(base: SaidContext, protected: set[str] | None = None) -> list[str]:
+    """The said answers the win probabilities vary (not priorities, not hard facts)."""
+    return [
+        path
+        for path in sorted(base.said - (protected or set()))
+        if path not in DISPLAY_ONLY and not path.startswith("priorities.")
+    ]
 
 
 def _neighbours(annotation: Any, old: Any) -> list[Any]:

@@ -112,8 +112,8 @@ class Profile(Section):
     weighing_a_move: StrictBool = Field(
         False,
         description="The team has not decided whether to keep its existing code's framework "
-        "and wants the advice to weigh a move: the code then counts as a cost of switching, "
-        "not as a settled choice.",
+        "and wants the advice to weigh a move: the code then counts as a cost of switching "
+        "(as much as a small prototype), not as a settled choice.",
     )
     priorities: Priorities = Field(default_factory=Priorities, description="What matters most.")
     determinism: Determinism = Field(

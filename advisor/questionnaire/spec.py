@@ -295,3 +295,8 @@ class QuestionSet:
                 if question.path in answers:
                     context[question.path] = answers[question.path]
         return relevant, context
+
+    def unasked(self, profile: Profile) -> frozenset[str]:
+        """The fields whose questions this profile's own answers would not bring up."""
+        relevant, _ = self.walk({}, self.base(profile))
+        return frozenset(q.path for i, q in enumerate(self.questions) if i not in relevant)

@@ -67,6 +67,7 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
         "environment": environment.environment(inp.run.environment),
         "probe_method": environment.probe_method(inp.run),
         "training_hardware": _training_hardware(inp.profile),
+        "install_for": _install_for(rec.install, inp.profile),
         # the hedge is for a contested verdict, not for one only capped below high
         "show_hedge": bool(rec.hedge)
         and rec.confidence in ("low", "medium")
@@ -81,3 +82,16 @@ def _training_hardware(profile: Profile) -> str:
     if "hardware.training" in said_paths(profile):
         return named
     return f"{named}; assumed, since the profile does not set hardware.training"
+
+
+def _install_for(install: Any, profile: Profile) -> str:
+    """Empty when the install line is written for the training hardware; otherwise the
+    words saying it is the framework's default build, which that hardware does not get."""
+    unserved = [h for h in profile.hardware.training if h.value != "cpu"]
+    if install is None or install.when is not None or not unserved:
+        return ""
+    names = ", ".join(HARDWARE_LABELS.get(h.value, h.value) for h in unserved)
+    return (
+        f"(its default build: the advisor has no install line of this framework for {names}, "
+        "so check that hardware's own instructions)"
+    )
