@@ -119,3 +119,14 @@ def test_the_method_counts_answers_not_their_variations(tmp_path: Path) -> None:
     # answers with no neighbouring value are only dropped: the two counts agree
     data = _json_report(tmp_path, "domains: [vision, nlp]\nhardware: {training: [nvidia_gpu]}\n")
     assert "one of 2 uncertain answers dropped;" in data["sensitivity"]["method"]
+
+
+def test_an_accelerator_simulator_decides_nothing_for_a_billion_parameter_policy() -> None:
+    """Finding 2 (its simulator part): an 8B LLM fine-tune was told that an accelerator
+    simulator would make JAX win on a decisive fact; HW104 now stands aside at a billion
+    parameters, as PERF101 does for a compiled training loop."""
+    base = {"workload": {"simulator": "accelerator"}, "hardware": {"training": ["nvidia_gpu"]}}
+    small = decide(Profile.model_validate(base), None, PACK)
+    large = decide(Profile.model_validate({**base, "model": {"parameters": "8B"}}), None, PACK)
+    assert "HW104" in small.decisive_facts["jax"]
+    assert "HW104" not in {r.id for r in large.rules}
