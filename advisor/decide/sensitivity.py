@@ -98,7 +98,9 @@ def analyse(
     base = SaidContext(profile, facts)
     # when nothing fits, a flip is any change after which something does
     fits = None if current.nothing_fits else current.winner
-    flips, tried, ruled_out = find_flips(base, ruleset, fits, unasked) if changes else ([], 0, 0)
+    flips, tried, ruled_out, not_asked = (
+        find_flips(base, ruleset, fits, unasked) if changes else ([], 0, 0, [])
+    )
     decidable = [f for f in flips if f.category != "situation"]
     situational = [f for f in flips if f.category == "situation"]
     others = [fw for fw in FRAMEWORKS if fw != fits]
@@ -114,6 +116,7 @@ def analyse(
         situation_flips=_cheapest(situational, others),
         candidates_tried=tried,
         ruled_out=ruled_out,
+        not_asked=not_asked,
         win_probability=win,
         samples=SAMPLES,
         seed=seed,
@@ -149,15 +152,14 @@ def _cheapest(flips: list[Flip], frameworks: list[str]) -> dict[str, Flip | None
 
 
 def candidate_changes(
-    base: SaidContext, ruleset: RuleSet, unasked: frozenset[str] = frozenset()
+    base: SaidContext, ruleset: RuleSet
 ) -> list[tuple[str, Any, Any, str, float]]:
-    """(path, old, new, kind, cost) for every single-answer change worth trying; an
-    unsaid answer to a question in ``unasked`` is not one."""
+    """(path, old, new, kind, cost) for every single-answer change worth trying."""
     thresholds = _thresholds(ruleset)
     out: list[tuple[str, Any, Any, str, float]] = []
     for path, annotation in PROFILE_PATHS.items():
         said = path in base.said
-        if path in DISPLAY_ONLY or (path in unasked and not said):
+        if path in DISPLAY_ONLY:
             continue
         old = base.full[path]
         if path.startswith("priorities."):
@@ -238,13 +240,16 @@ def _thresholds(ruleset: RuleSet) -> dict[str, set[Any]]:
 
 def find_flips(
     base: SaidContext, ruleset: RuleSet, winner: str | None, unasked: frozenset[str] = frozenset()
-) -> tuple[list[Flip], int, int]:
+) -> tuple[list[Flip], int, int, list[str]]:
     """All single changes that change the winner (None: nothing fits now, so any change
     after which one fits; never one after which nothing does), smallest first; the number
-    of changes tried; and how many flips contradict other answers (ruled out)."""
+    of changes tried; how many flips contradict other answers (ruled out); and the unsaid
+    answers in ``unasked`` (questions the questionnaire would not put to the profile) that
+    would flip it, which are named but not offered."""
     flips: list[Flip] = []
-    candidates = candidate_changes(base, ruleset, unasked)
+    candidates = candidate_changes(base, ruleset)
     ruled_out = 0
+    not_asked: set[str] = set()
     for path, old, new, category, cost in candidates:
         context, priorities = base.changed(path, new)
         outcome = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
@@ -256,6 +261,8 @@ def find_flips(
             or base.added_device_cannot_run(ruleset.checks, path, old, new)
         ):
             ruled_out += 1
+        elif new_winner != winner and path in unasked and path not in base.said:
+            not_asked.add(path)
         elif new_winner != winner:
             flips.append(
                 Flip(
@@ -273,7 +280,7 @@ def find_flips(
             )
     # at equal cost: a changed answer, then a priority, then something new
     flips.sort(key=lambda f: (f.cost, f.takes_on, f.kind == "priority", _distance(f), f.path))
-    return flips, len(candidates), ruled_out
+    return flips, len(candidates), ruled_out, sorted(not_asked)
 
 
 def _distance(flip: Flip) -> float:

@@ -89,6 +89,9 @@ class Sensitivity(BaseModel):
     situation_flips: dict[str, Flip | None] = {}
     candidates_tried: int
     ruled_out: int = 0  # flips not offered: they would make the answers contradict each other
+    # the answers, unsaid, whose questions the questionnaire would not put to this profile
+    # and that alone would flip the verdict: not offered, but named
+    not_asked: list[str] = []
     win_probability: dict[str, float]
     samples: int
     seed: int

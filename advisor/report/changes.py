@@ -131,6 +131,8 @@ def changes(decision: Decision) -> dict[str, Any]:
         "candidates_tried": sens.candidates_tried,
         "ruled_out": sens.ruled_out,
         "ruled_out_text": _ruled_out(sens.ruled_out, _clash(decision), shown=smallest is not None),
+        "not_asked": sens.not_asked,
+        "not_asked_text": _not_asked(sens.not_asked),
         "clash": _clash(decision),
     }
 
@@ -158,6 +160,20 @@ def _ruled_out(count: int, clash: str, *, shown: bool) -> str | None:
     return (
         f"{count} {other}single changes would {also}flip the verdict but are not offered: "
         f"each would make the answers {clash} {where}."
+    )
+
+
+def _not_asked(paths: list[str]) -> str | None:
+    """The unsaid answers that would flip the verdict but are not offered: the
+    questionnaire does not ask them of this profile."""
+    if not paths:
+        return None
+    names = ", ".join(paths)
+    which, it = ("that answer is", "it") if len(paths) == 1 else ("those answers are", "them")
+    return (
+        f"Answering {names} (the profile does not say) would also flip the verdict, but "
+        f"{which} not offered: the questionnaire does not ask {it} of a profile like this "
+        "one (each question's when condition in advisor/questionnaire/questions.yaml)."
     )
 
 

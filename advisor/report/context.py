@@ -85,13 +85,52 @@ def _training_hardware(profile: Profile) -> str:
 
 
 def _install_for(install: Any, profile: Profile) -> str:
-    """Empty when the install line is written for the training hardware; otherwise the
-    words saying it is the framework's default build, which that hardware does not get."""
-    unserved = [h for h in profile.hardware.training if h.value != "cpu"]
-    if install is None or install.when is not None or not unserved:
+    """Empty when the install line serves all the training hardware; otherwise the words
+    saying which hardware it serves and which it does not (a line is chosen by its `when`,
+    which may follow other answers, such as an FPGA target or existing Keras code)."""
+    listed = [h.value for h in profile.hardware.training]
+    if install is None:
         return ""
-    names = ", ".join(HARDWARE_LABELS.get(h.value, h.value) for h in unserved)
+    if not listed:
+        return "(the profile lists no training hardware)"
+    served = {"cpu"} | (_hardware_read(install.when) if install.when is not None else set())
+    unserved = [h for h in listed if h not in served]
+    if not unserved:
+        return ""
+    missing = _labels(unserved)
+    if install.when is None:
+        return (
+            f"(its default build: the advisor has no install line of this framework for "
+            f"{missing}, so check that hardware's own instructions)"
+        )
+    also = [h for h in listed if h in served and h != "cpu"]
+    if also:
+        return (
+            f"for {_labels(also)} (not for {missing}, also among your training hardware: "
+            "install for it by its own instructions)"
+        )
     return (
-        f"(its default build: the advisor has no install line of this framework for {names}, "
-        "so check that hardware's own instructions)"
+        f"(this line follows other answers and is not for {missing}, your training "
+        "hardware: check that hardware's own instructions)"
     )
+
+
+def _labels(values: list[str]) -> str:
+    return ", ".join(HARDWARE_LABELS.get(v, v) for v in values)
+
+
+def _hardware_read(when: Any) -> set[str]:
+    """The training hardware a raw `when` asks for (negated parts left out)."""
+    if isinstance(when, list):
+        return set().union(*(_hardware_read(part) for part in when))
+    if not isinstance(when, dict):
+        return set()
+    if when.get("field") == "hardware.training":
+        values = [
+            v
+            for k, v in when.items()
+            if k in ("contains", "contains_any", "contains_all", "in", "eq")
+        ]
+        flat = [x for v in values for x in (v if isinstance(v, list) else [v])]
+        return {str(x) for x in flat}
+    return _hardware_read(when.get("all", [])) | _hardware_read(when.get("any", []))
