@@ -32,7 +32,9 @@ def test_inferentia_named_for_training_decides_nothing(tmp_path: Path) -> None:
     text = run("recommend", "p.yaml", "--probes", "none", cwd=tmp_path).out
     install = next(line for line in text.splitlines() if line.startswith("Install "))
     assert "for your training hardware" not in install
-    assert "default build" in install and "AWS Inferentia" in install
+    # round 63: the CPU build, and below it a line saying there is none for Inferentia
+    assert "for CPU (not for AWS Inferentia" in install
+    assert "The advisor has no install line of PyTorch for AWS Inferentia." in text
     # Trainium is still PyTorch's native training hardware on AWS
     trn = decide(Profile.model_validate({"hardware": {"training": ["aws_trainium"]}}), None, PACK)
     assert "HW102" in trn.decisive_facts["pytorch"]

@@ -15,6 +15,7 @@ from typing import Any
 from advisor.decide.conditions import build_context
 from advisor.decide.consistency import inconsistencies
 from advisor.decide.dating import knowledge_month
+from advisor.decide.install import choose_setup
 from advisor.decide.measured import machine_context
 from advisor.decide.no_fit import explain_no_fit
 from advisor.decide.routes import weak_route
@@ -47,7 +48,7 @@ from advisor.model.decision import (
 )
 from advisor.model.facts import Facts
 from advisor.model.profile import Priorities, Profile
-from advisor.model.said import said_paths, substantive
+from advisor.model.said import said_paths, substantive, training_hardware
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,8 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
         {fw: v for fw, v in ev.favoured.items() if not ev.vetoes[fw]}, ev.order()[0]
     )
     full_context = build_context(scored.profile, scored.facts)  # stack and install choices
+    # an unsaid hardware.training is NVIDIA GPUs, or CPUs when no accelerators are used
+    full_context["hardware.training"] = training_hardware(scored.profile)[0]
     clashes = [
         c.model_copy(update={"pack": ruleset.added.get(c.id)})
         for c in inconsistencies(ruleset.checks, scored.context)
@@ -328,28 +331,7 @@ def _recommendation(
         decisive_lead=runner_up is not None
         and ev.decisive[first.framework] > ev.decisive[runner_up.framework],
     )
-    info = ruleset.meta.frameworks[first.framework]
-    stack = [
-        item
-        for i, item in enumerate(info.stack)
-        if ruleset.conditions[(first.framework, "stack", i)].evaluate(context) is True
-    ]
-    install = next(
-        (
-            opt
-            for i, opt in enumerate(info.install)
-            if ruleset.conditions[(first.framework, "install", i)].evaluate(context) is True
-        ),
-        None,
-    )
-    starter = next(
-        (
-            opt
-            for i, opt in enumerate(info.starter)
-            if ruleset.conditions[(first.framework, "starter", i)].evaluate(context) is True
-        ),
-        info.starter[-1],  # the last option has no `when` (FrameworkInfo checks it)
-    )
+    setup = choose_setup(ruleset, first.framework, context, context["hardware.training"])
     if all_vetoed:
         return _nothing_fits(ruleset)
     else:
@@ -368,10 +350,11 @@ def _recommendation(
         tie_note=tie_note,
         all_vetoed=all_vetoed,
         summary=summary,
-        install=install,
-        stack=stack,
-        starter=starter.code,
-        starter_note=starter.note or None,
+        install=setup.install,
+        install_elsewhere=setup.install_elsewhere,
+        stack=setup.stack,
+        starter=setup.starter.code,
+        starter_note=setup.starter.note,
         hedge=ruleset.meta.hedge,
     )
 

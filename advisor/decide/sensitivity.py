@@ -54,7 +54,7 @@ from advisor.decide.scoring import (
     rule_effects,
 )
 from advisor.frameworks import FRAMEWORKS
-from advisor.model.decision import Flip, Sensitivity
+from advisor.model.decision import Flip, NotAsked, Sensitivity
 from advisor.model.facts import Facts
 from advisor.model.paths import display_only_paths
 from advisor.model.profile import Profile, field_bounds, model_field
@@ -116,7 +116,8 @@ def analyse(
         situation_flips=_cheapest(situational, others),
         candidates_tried=tried,
         ruled_out=ruled_out,
-        not_asked=not_asked,
+        not_asked=[n.path for n in not_asked],
+        not_asked_flips=not_asked,
         win_probability=win,
         samples=SAMPLES,
         seed=seed,
@@ -240,7 +241,7 @@ def _thresholds(ruleset: RuleSet) -> dict[str, set[Any]]:
 
 def find_flips(
     base: SaidContext, ruleset: RuleSet, winner: str | None, unasked: frozenset[str] = frozenset()
-) -> tuple[list[Flip], int, int, list[str]]:
+) -> tuple[list[Flip], int, int, list[NotAsked]]:
     """All single changes that change the winner (None: nothing fits now, so any change
     after which one fits; never one after which nothing does), smallest first; the number
     of changes tried; how many flips contradict other answers (ruled out); and the unsaid
@@ -249,7 +250,7 @@ def find_flips(
     flips: list[Flip] = []
     candidates = candidate_changes(base, ruleset)
     ruled_out = 0
-    not_asked: set[str] = set()
+    not_asked: dict[str, tuple[str, set[str]]] = {}
     for path, old, new, category, cost in candidates:
         context, priorities = base.changed(path, new)
         outcome = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
@@ -262,7 +263,7 @@ def find_flips(
         ):
             ruled_out += 1
         elif new_winner != winner and path in unasked and path not in base.said:
-            not_asked.add(path)
+            not_asked.setdefault(path, (category, set()))[1].add(new_winner)
         elif new_winner != winner:
             flips.append(
                 Flip(
@@ -280,7 +281,11 @@ def find_flips(
             )
     # at equal cost: a changed answer, then a priority, then something new
     flips.sort(key=lambda f: (f.cost, f.takes_on, f.kind == "priority", _distance(f), f.path))
-    return flips, len(candidates), ruled_out, sorted(not_asked)
+    unoffered = [
+        NotAsked(path=p, category=c, new_winners=[fw for fw in FRAMEWORKS if fw in won])
+        for p, (c, won) in sorted(not_asked.items())
+    ]
+    return flips, len(candidates), ruled_out, unoffered
 
 
 def _distance(flip: Flip) -> float:

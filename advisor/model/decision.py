@@ -79,6 +79,15 @@ class Flip(BaseModel):
     near_tie: bool = False
 
 
+class NotAsked(BaseModel):
+    """An unsaid answer that would flip the verdict but is not offered: the questionnaire
+    would not ask it of this profile."""
+
+    path: str
+    category: str  # "plan" or "situation" (Flip.category)
+    new_winners: list[str]  # the frameworks its values would make win, in registry order
+
+
 class Sensitivity(BaseModel):
     smallest_flip: Flip | None
     flips_by_framework: dict[str, Flip | None]
@@ -92,10 +101,20 @@ class Sensitivity(BaseModel):
     # the answers, unsaid, whose questions the questionnaire would not put to this profile
     # and that alone would flip the verdict: not offered, but named
     not_asked: list[str] = []
+    not_asked_flips: list[NotAsked] = []  # the same, each with what it would make win
     win_probability: dict[str, float]
     samples: int
     seed: int
     method: str
+
+
+class InstallHint(BaseModel):
+    """How to install the framework for a training device its chosen line does not serve:
+    the pack's line for it (``command`` and ``note``), or, when no line serves it,
+    ``command`` null and the note of the line that speaks of it (empty if none does)."""
+
+    command: str | None
+    note: str = ""
 
 
 class Recommendation(BaseModel):
@@ -119,6 +138,9 @@ class Recommendation(BaseModel):
     all_vetoed: bool
     summary: str
     install: InstallOption | None
+    # each listed training device the install line does not serve -> how to install
+    # for it (InstallHint)
+    install_elsewhere: dict[str, InstallHint] = {}
     stack: list[StackItem]
     starter: str | None
     starter_note: str | None = None  # what the starter shows, when fitted to the profile

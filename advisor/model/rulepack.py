@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from advisor.frameworks import FRAMEWORKS, FrameworkSpec, per_framework_model
+from advisor.model.choices import Hardware
 from advisor.model.field_guards import guard_field
 from advisor.model.profile import Priorities
 
@@ -221,6 +222,9 @@ class InstallOption(Strict):
     command: str
     note: str = ""
     when: Any = None
+    # the training hardware this line (with its note) installs for; every build also runs
+    # on CPUs. Unset in a pack: the hardware its `when` asks for.
+    serves: list[Hardware] | None = None
 
 
 class StarterOption(Strict):

@@ -46,3 +46,16 @@ def profile_from_paths(values: dict[str, Any]) -> Profile:
             node = node.setdefault(part, {})
         node[leaf] = value
     return Profile.model_validate(nested)
+
+
+def training_hardware(profile: Profile) -> tuple[list[str], str]:
+    """The training hardware the install line and stack are chosen for, and how it is
+    known: ``said`` (hardware.training given), ``accelerators`` (not given, but
+    ``training.accelerators: 0`` says training runs on CPUs) or ``default`` (not given:
+    the profile's default, NVIDIA GPUs)."""
+    said = said_paths(profile)
+    if "hardware.training" in said:
+        return [h.value for h in profile.hardware.training], "said"
+    if "training.accelerators" in said and profile.training.accelerators == 0:
+        return ["cpu"], "accelerators"
+    return [h.value for h in profile.hardware.training], "default"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.frameworks import FRAMEWORKS
-from advisor.model.decision import Decision, Flip
+from advisor.model.decision import Decision, Flip, Sensitivity
 from advisor.model.profile import model_field
 from advisor.report.labels import name
 from advisor.report.text import fmt_num
@@ -94,6 +94,9 @@ def changes(decision: Decision) -> dict[str, Any]:
             "kind": flip.kind if flip else None,
             "situation_change": flip_text(situation.get(fw)),
             "situation_lead": lead_text(situation.get(fw)),
+            # no change offered, but an answer the questionnaire does not ask would do it
+            "held_back": _held_back(sens, fw, "plan"),
+            "situation_held_back": _held_back(sens, fw, "situation"),
         }
         for fw, flip in sens.decidable_by_framework.items()
     ]
@@ -132,7 +135,8 @@ def changes(decision: Decision) -> dict[str, Any]:
         "ruled_out": sens.ruled_out,
         "ruled_out_text": _ruled_out(sens.ruled_out, _clash(decision), shown=smallest is not None),
         "not_asked": sens.not_asked,
-        "not_asked_text": _not_asked(sens.not_asked),
+        "held_back_count": sens.ruled_out + len(sens.not_asked),
+        "not_asked_text": _not_asked(sens),
         "clash": _clash(decision),
     }
 
@@ -163,15 +167,25 @@ def _ruled_out(count: int, clash: str, *, shown: bool) -> str | None:
     )
 
 
-def _not_asked(paths: list[str]) -> str | None:
+def _held_back(sens: Sensitivity, framework: str, category: str) -> bool:
+    """Whether an unasked answer of this category (plan or situation) would make the
+    framework win."""
+    return any(n.category == category and framework in n.new_winners for n in sens.not_asked_flips)
+
+
+def _not_asked(sens: Sensitivity) -> str | None:
     """The unsaid answers that would flip the verdict but are not offered: the
-    questionnaire does not ask them of this profile."""
-    if not paths:
+    questionnaire does not ask them of this profile; each with what it would make win."""
+    items = sens.not_asked_flips
+    if not items:
         return None
-    names = ", ".join(paths)
-    which, it = ("that answer is", "it") if len(paths) == 1 else ("those answers are", "them")
+    named = [
+        f"{n.path} ({' or '.join(name(fw) for fw in n.new_winners)} would then win)" for n in items
+    ]
+    names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
+    which, it = ("that answer is", "it") if len(items) == 1 else ("those answers are", "them")
     return (
-        f"Answering {names} (the profile does not say) would also flip the verdict, but "
+        f"Answering {names}, which the profile does not say, would also flip the verdict, but "
         f"{which} not offered: the questionnaire does not ask {it} of a profile like this "
         "one (each question's when condition in advisor/questionnaire/questions.yaml)."
     )

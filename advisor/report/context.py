@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.io.profile_writer import profile_yaml
-from advisor.model.decision import Decision
+from advisor.model.decision import Decision, Recommendation
 from advisor.model.measurements import ProbeRun
 from advisor.model.profile import Profile
-from advisor.model.said import said_paths
+from advisor.model.said import training_hardware
 from advisor.report import (
     changes,
     claims,
@@ -67,7 +67,8 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
         "environment": environment.environment(inp.run.environment),
         "probe_method": environment.probe_method(inp.run),
         "training_hardware": _training_hardware(inp.profile),
-        "install_for": _install_for(rec.install, inp.profile),
+        "install_for": _install_for(rec, inp.profile),
+        "install_elsewhere": _install_elsewhere(rec),
         # the hedge is for a contested verdict, not for one only capped below high
         "show_hedge": bool(rec.hedge)
         and rec.confidence in ("low", "medium")
@@ -77,60 +78,50 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
 
 
 def _training_hardware(profile: Profile) -> str:
-    """The training hardware the install line is for, saying so when it is the default."""
-    named = ", ".join(HARDWARE_LABELS.get(h.value, h.value) for h in profile.hardware.training)
-    if "hardware.training" in said_paths(profile):
-        return named
-    return f"{named}; assumed, since the profile does not set hardware.training"
+    """The training hardware the install line is for, saying so when it is assumed."""
+    devices, how = training_hardware(profile)
+    named = _labels(devices)
+    if how == "accelerators":
+        unset = "since the profile does not set hardware.training"
+        return f"{named}; assumed from training.accelerators: 0, {unset}"
+    if how == "default":
+        return f"{named}; assumed, since the profile does not set hardware.training"
+    return named
 
 
-def _install_for(install: Any, profile: Profile) -> str:
+def _install_for(rec: Recommendation, profile: Profile) -> str:
     """Empty when the install line serves all the training hardware; otherwise the words
-    saying which hardware it serves and which it does not (a line is chosen by its `when`,
-    which may follow other answers, such as an FPGA target or existing Keras code)."""
-    listed = [h.value for h in profile.hardware.training]
-    if install is None:
+    saying which hardware it serves and which it does not (``install_elsewhere`` then
+    gives the framework's line for each of those, or says it has none)."""
+    devices, _ = training_hardware(profile)
+    if rec.install is None:
         return ""
-    if not listed:
+    if not devices:
         return "(the profile lists no training hardware)"
-    served = {"cpu"} | (_hardware_read(install.when) if install.when is not None else set())
-    unserved = [h for h in listed if h not in served]
-    if not unserved:
+    missing = [d for d in devices if d in rec.install_elsewhere]
+    if not missing:
         return ""
-    missing = _labels(unserved)
-    if install.when is None:
-        return (
-            f"(its default build: the advisor has no install line of this framework for "
-            f"{missing}, so check that hardware's own instructions)"
-        )
-    also = [h for h in listed if h in served and h != "cpu"]
+    also = [d for d in devices if d not in rec.install_elsewhere and d != "cpu"]
     if also:
-        return (
-            f"for {_labels(also)} (not for {missing}, also among your training hardware: "
-            "install for it by its own instructions)"
+        not_for = f"not for {_labels(missing)}, also among your training hardware"
+        return f"for {_labels(also)} ({not_for}: see below)"
+    return f"for CPU (not for {_labels(missing)}, your training hardware: see below)"
+
+
+def _install_elsewhere(rec: Recommendation) -> list[dict[str, Any]]:
+    """For each training device the install line does not serve: the framework's line
+    that does, or a sentence saying the advisor has none, with the pack's note on it."""
+    out = []
+    for device, hint in rec.install_elsewhere.items():
+        label = _labels([device])
+        text = (
+            f"For {label}:"
+            if hint.command
+            else f"The advisor has no install line of {rec.name} for {label}."
         )
-    return (
-        f"(this line follows other answers and is not for {missing}, your training "
-        "hardware: check that hardware's own instructions)"
-    )
+        out.append({"hardware": device, "text": text, "command": hint.command, "note": hint.note})
+    return out
 
 
 def _labels(values: list[str]) -> str:
     return ", ".join(HARDWARE_LABELS.get(v, v) for v in values)
-
-
-def _hardware_read(when: Any) -> set[str]:
-    """The training hardware a raw `when` asks for (negated parts left out)."""
-    if isinstance(when, list):
-        return set().union(*(_hardware_read(part) for part in when))
-    if not isinstance(when, dict):
-        return set()
-    if when.get("field") == "hardware.training":
-        values = [
-            v
-            for k, v in when.items()
-            if k in ("contains", "contains_any", "contains_all", "in", "eq")
-        ]
-        flat = [x for v in values for x in (v if isinstance(v, list) else [v])]
-        return {str(x) for x in flat}
-    return _hardware_read(when.get("all", [])) | _hardware_read(when.get("any", []))
