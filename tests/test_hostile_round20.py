@@ -82,6 +82,7 @@ def test_a_user_pack_data_folder_holds_no_yaml_but_its_checks(tmp_path: Path) ->
     pack = tmp_path / "pack"
     (pack / "data").mkdir(parents=True)
     (pack / "data" / "notes.txt").write_text("hello")
+    (pack / "data" / "consistency.yaml").write_text("checks: []\n")  # a pack adds something
     check_user_pack(pack)
     (pack / "data" / "extra.YML").write_text("checks: []\n")
     with pytest.raises(InputError, match=r"only consistency\.yaml"):

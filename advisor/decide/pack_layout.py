@@ -76,6 +76,13 @@ def check_user_pack(directory: Path) -> None:
                     "advisor would not read this",
                     path=str(entry),
                 )
+    if not rule_files(directory) and not os.path.lexists(data / "consistency.yaml"):
+        raise InputError(
+            "this rule pack holds no rule file (*.yaml) at its top level and no "
+            "data/consistency.yaml, so it would add nothing; rule files in subfolders are "
+            "not read",
+            path=str(directory),
+        )
 
 
 def user_packs(core: Path, extra: list[Path]) -> list[Path]:

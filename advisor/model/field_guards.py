@@ -36,6 +36,8 @@ SPACES = r"[ \t\r\n]*"
 _WHOLE_TAIL = r"(?:\.0+)?"  # '8.0' is 8
 WHOLE_TEXT = rf"^{SPACES}\+?[0-9]+{_WHOLE_TAIL}{SPACES}$"
 _WHOLE = re.compile(WHOLE_TEXT)
+# a negative whole number: out of every whole-number field's range, not of its form
+_NEGATIVE_WHOLE = re.compile(rf"^{SPACES}-[0-9]+{_WHOLE_TAIL}{SPACES}$")
 
 
 def whole_text_in(low: int, high: int) -> str:
@@ -105,6 +107,9 @@ def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, str) and _numeric(field.annotation):
         check_separators(value)  # at any length: padding must not skip it
     if isinstance(value, str) and field.annotation is int and not _whole(value):
+        if _NEGATIVE_WHOLE.match(value) and len(value) <= MAX_WHOLE_CHARS:
+            low = next((m.ge for m in field.metadata if hasattr(m, "ge")), 0)
+            raise ValueError(f"input should be greater than or equal to {low}")
         raise ValueError(f"expected a whole number (an integer), got {short_repr(value)}")
     if isinstance(value, str) and _numeric(field.annotation) and _non_finite(value):
         raise ValueError(f"expected a finite number, got {short_repr(value)}")  # '1e999', 'nan'

@@ -128,12 +128,26 @@ class Session:
                 return
             if raw in ("n", "no", "q", "quit"):
                 raise QuestionnaireStopped("cancelled; nothing was written")
+            numbers = f" or a number from 1 to {len(relevant)}" if relevant else ""
+            if raw == "<" and relevant:
+                raw = str(len(relevant))  # back to the last question
             if ASCII_NUMBER.fullmatch(raw) and 1 <= int(raw) <= len(relevant):
                 index = relevant[int(raw) - 1]
                 self._section = ""
                 self.walk(index, ask_all=False, force=index)
                 continue
-            numbers = f" or a number from 1 to {len(relevant)}" if relevant else ""
+            if raw == "?":
+                revise = (
+                    f", a number from 1 to {len(relevant)} changes that answer, < goes back "
+                    "to the last question"
+                    if relevant
+                    else ""
+                )
+                self.term.say(
+                    f"  Enter or y {verb.lower()}s these answers{revise}, n cancels "
+                    "(nothing is written)."
+                )
+                continue
             self.term.say(f"  Invalid answer: type y or n{numbers}")
 
     def profile(self, *, asked: bool = True) -> Profile:

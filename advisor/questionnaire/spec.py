@@ -6,6 +6,7 @@ choices, default, bounds) is derived from that field.
 
 from __future__ import annotations
 
+import functools
 import re
 import typing
 from dataclasses import dataclass, field
@@ -285,18 +286,30 @@ class QuestionSet:
         """Which questions apply given ``answers``, and the flat context they produce.
 
         A question applies when its ``when`` holds over the values before it. An answer to a
-        question that no longer applies is ignored: its field keeps the base value.
+        question that no longer applies is ignored, and so, for the questions after it, is
+        the value a revised profile gave it: they read the model's default there, as if it
+        was never asked (a hidden serving question does not bring up the serving stack).
         """
         context = flatten(base)
+        unasked = _model_defaults()
         relevant = []
         for index, question in enumerate(self.questions):
             if question.when.evaluate(context) is True:
                 relevant.append(index)
                 if question.path in answers:
                     context[question.path] = answers[question.path]
+            elif question.path in unasked:
+                default = unasked[question.path]
+                context[question.path] = list(default) if isinstance(default, list) else default
         return relevant, context
 
     def unasked(self, profile: Profile) -> frozenset[str]:
         """The fields whose questions this profile's own answers would not bring up."""
         relevant, _ = self.walk({}, self.base(profile))
         return frozenset(q.path for i, q in enumerate(self.questions) if i not in relevant)
+
+
+@functools.cache
+def _model_defaults() -> dict[str, Any]:
+    """Every profile field's default, as a flat path -> value mapping."""
+    return flatten(Profile().model_dump(mode="json"))

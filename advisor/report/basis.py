@@ -66,7 +66,8 @@ def _point_in_time(decision: Decision) -> str | None:
     return (
         f"A point-in-time answer: only the rules, export routes, prior and framework releases "
         f"that held in {info.as_of} were scored; claims that began later are left out. The "
-        "rules' reasons, their evidence and the stack are written as of today, and advantages "
+        "rules' reasons, their evidence, the stack and the names of the routes that still hold "
+        "(LiteRT was TensorFlow Lite until September 2024) are written as of today, and advantages "
         "that held then but have ended are in the pack only where they were written down "
         "(docs/history/), so read this as a review of a past choice, not as advice for today "
         "(drop --as-of for that)."
