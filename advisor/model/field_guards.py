@@ -16,6 +16,7 @@ rule-pack and the facts models.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import types
@@ -92,34 +93,54 @@ def _numeric(annotation: Any) -> bool:
     return False
 
 
+@functools.cache
+def _field_kind(cls: Any, name: str) -> tuple[bool, bool, Any] | None:
+    """(numeric, a whole number, its lower bound) of a model's field; None for no such
+    field. Cached: guard_field runs for every value of every profile and rule pack."""
+    field = cls.model_fields.get(name)
+    if field is None:
+        return None
+    low = next((m.ge for m in field.metadata if hasattr(m, "ge")), 0)
+    return _numeric(field.annotation), field.annotation is int, low
+
+
 def guard_field(cls: Any, value: Any, info: ValidationInfo) -> Any:
     """Refuse a boolean for a number, and over-long or repetitive lists."""
-    field = cls.model_fields.get(info.field_name or "")
-    if field is None:
+    kind = _field_kind(cls, info.field_name or "")
+    if kind is None:
         return value
-    if isinstance(value, bool) and _numeric(field.annotation):
-        raise ValueError(
-            f"expected a number, got the boolean {str(value).lower()} "
-            "(YAML reads yes/no/on/off/true/false as booleans)"
-        )
-    if isinstance(value, float) and not math.isfinite(value) and _numeric(field.annotation):
-        raise ValueError(f"expected a finite number, got {value}")
-    if isinstance(value, str) and _numeric(field.annotation):
-        check_separators(value)  # at any length: padding must not skip it
-    if isinstance(value, str) and field.annotation is int and not _whole(value):
+    numeric, whole, low = kind
+    if isinstance(value, bool):
+        if numeric:
+            raise ValueError(
+                f"expected a number, got the boolean {str(value).lower()} "
+                "(YAML reads yes/no/on/off/true/false as booleans)"
+            )
+    elif isinstance(value, float):
+        if numeric and not math.isfinite(value):
+            raise ValueError(f"expected a finite number, got {value}")
+    elif isinstance(value, str):
+        if numeric:
+            _guard_number_text(value, whole, low)
+        if len(value) > MAX_TEXT_CHARS:
+            raise ValueError(f"text is too long ({len(value)} characters, limit {MAX_TEXT_CHARS})")
+    elif isinstance(value, list):
+        check_list(value)
+    return value
+
+
+def _guard_number_text(value: str, whole: bool, low: Any) -> None:
+    """A number written as text: separators, a whole number's form and range, finiteness,
+    underflow."""
+    check_separators(value)  # at any length: padding must not skip it
+    if whole and not _whole(value):
         if _NEGATIVE_WHOLE.match(value) and len(value) <= MAX_WHOLE_CHARS:
-            low = next((m.ge for m in field.metadata if hasattr(m, "ge")), 0)
             raise ValueError(f"input should be greater than or equal to {low}")
         raise ValueError(f"expected a whole number (an integer), got {short_repr(value)}")
-    if isinstance(value, str) and _numeric(field.annotation) and _non_finite(value):
+    if _non_finite(value):
         raise ValueError(f"expected a finite number, got {short_repr(value)}")  # '1e999', 'nan'
-    if isinstance(value, str) and _numeric(field.annotation) and underflows(value):
+    if underflows(value):
         raise ValueError(f"{short_repr(value)} is too small to hold (it would read as 0)")
-    if isinstance(value, list):
-        check_list(value)
-    if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
-        raise ValueError(f"text is too long ({len(value)} characters, limit {MAX_TEXT_CHARS})")
-    return value
 
 
 def _groups(sep: str) -> re.Pattern[str]:
