@@ -116,7 +116,6 @@ def analyse(
         situation_flips=_cheapest(situational, others),
         candidates_tried=tried,
         ruled_out=ruled_out,
-        not_asked=[n.path for n in not_asked],
         not_asked_flips=not_asked,
         win_probability=win,
         samples=SAMPLES,

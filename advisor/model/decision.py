@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from advisor.model.rulepack import Evidence, InstallOption, StackItem
 
@@ -99,13 +99,19 @@ class Sensitivity(BaseModel):
     candidates_tried: int
     ruled_out: int = 0  # flips not offered: they would make the answers contradict each other
     # the answers, unsaid, whose questions the questionnaire would not put to this profile
-    # and that alone would flip the verdict: not offered, but named
-    not_asked: list[str] = []
-    not_asked_flips: list[NotAsked] = []  # the same, each with what it would make win
+    # and that alone would flip the verdict: not offered, but named, each with what it
+    # would make win
+    not_asked_flips: list[NotAsked] = []
     win_probability: dict[str, float]
     samples: int
     seed: int
     method: str
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def not_asked(self) -> list[str]:
+        """The paths of ``not_asked_flips`` (the JSON contract's list)."""
+        return [n.path for n in self.not_asked_flips]
 
 
 class InstallHint(BaseModel):

@@ -81,11 +81,11 @@ def _training_hardware(profile: Profile) -> str:
     """The training hardware the install line is for, saying so when it is assumed."""
     devices, how = training_hardware(profile)
     named = _labels(devices)
+    unset = "since the profile does not set hardware.training"
     if how == "accelerators":
-        unset = "since the profile does not set hardware.training"
         return f"{named}; assumed from training.accelerators: 0, {unset}"
     if how == "default":
-        return f"{named}; assumed, since the profile does not set hardware.training"
+        return f"{named}; assumed, {unset}"
     return named
 
 
