@@ -24,7 +24,7 @@ def rules() -> None:
 @rules.command("list")
 @click.option("--rules", "rule_dirs", multiple=True, metavar="DIR", help="Add a rule pack.")
 def list_rules(rule_dirs: tuple[str, ...]) -> None:
-    """List the rules: id, criterion, title."""
+    """List the rules (id, criterion, title), then the consistency checks."""
     from advisor.decide.rules import load_ruleset
 
     ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
@@ -33,13 +33,17 @@ def list_rules(rule_dirs: tuple[str, ...]) -> None:
         until = rule.holds.until if rule.holds else None
         past = "" if rule.id in in_force else f" (held until {until}; not scored today)"
         click.echo(inert(f"{rule.id:<9} {rule.criterion:<15} {rule.title}{past}"))
+    for check in sorted(ruleset.all_checks or (), key=lambda c: rule_sort_key(c.id)):
+        until = check.holds.until if check.holds else None
+        when = f" (trips only in views before {until})" if until else ""
+        click.echo(inert(f"{check.id:<9} {'(check)':<15} {check.title}{when}"))
 
 
 @rules.command("show")
 @click.argument("rule_id")
 @click.option("--rules", "rule_dirs", multiple=True, metavar="DIR", help="Add a rule pack.")
 def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
-    """Print one rule as documentation: what, why, evidence, example."""
+    """Print one rule or consistency check as documentation: what, why, evidence, example."""
     from advisor.decide.dating import last_month_before
     from advisor.decide.rules import load_ruleset
     from advisor.model.errors import InputError
@@ -47,21 +51,26 @@ def show_rule(rule_id: str, rule_dirs: tuple[str, ...]) -> None:
 
     ruleset = load_ruleset(input_paths(rule_dirs, "--rules"))
     rule = next((r for r in ruleset.all_rules if r.id == rule_id.upper()), None)
+    check = next((c for c in ruleset.all_checks or () if c.id == rule_id.strip().upper()), None)
+    if check is not None:
+        from advisor.report.check_page import check_markdown
+
+        page = check_markdown(check, ruleset.check_sources.get(check.id, "?"))
+        write_stdout(JOINER.join(for_terminal(part) for part in page.split(JOINER)))
+        return
     if rule is None:
         from advisor.model.option_hints import meant_ids, or_join
 
-        meant, many = meant_ids(rule_id, [r.id for r in ruleset.all_rules])
-        checks = {c.id for c in ruleset.all_checks or ruleset.checks}
+        ids = [r.id for r in ruleset.all_rules] + [c.id for c in ruleset.all_checks or ()]
+        meant, many = meant_ids(rule_id, ids)
         suggestion = (
-            " (it is a consistency check, not a rule: a pack's data/consistency.yaml)"
-            if rule_id.strip().upper() in checks
-            else f"; `advisor rules list` lists the {many} rules"
+            f"; `advisor rules list` lists the {many} rules and checks"
             if many
             else "; did you mean " + or_join(meant) + "?"
             if meant
             else ""
         )
-        raise InputError(f"no rule with id '{clip(rule_id)}'{suggestion}", field="RULE_ID")
+        raise InputError(f"no rule or check with id '{clip(rule_id)}'{suggestion}", field="RULE_ID")
     if rule.holds and rule.holds.until and ruleset.get(rule.id) is None:
         # its routes, in its time (a month no view can hold, say 1899-12: today's)
         with contextlib.suppress(ValueError):

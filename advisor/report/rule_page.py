@@ -7,13 +7,16 @@ are fenced so that nothing inside them can close the fence.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from advisor.decide.citations import load_snapshot
 from advisor.decide.rules import Rule, RuleSet
 from advisor.io.yaml_dump import dump_yaml
+from advisor.model.rulepack import Evidence, Holds
 from advisor.report.text import md_fence, md_inline, safe_url
 
 
-def _yaml_block(data: object) -> list[str]:
+def yaml_block(data: object) -> list[str]:
     return [md_fence(dump_yaml(data).rstrip(), "yaml")]
 
 
@@ -30,7 +33,7 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
         *_ended(rule),
         "## What it checks",
         "",
-        *_yaml_block({"when": rule.when}),
+        *yaml_block({"when": rule.when}),
         "",
         "## Effect",
         "",
@@ -54,7 +57,17 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
     for fw, reason in rule.veto.items():
         lines.append(f"- {fw}: vetoed. {md_inline(reason)}")
     lines += ["", "## Why", "", md_inline(rule.why), "", "## Evidence", ""]
-    for e in rule.evidence:
+    lines += evidence_lines(rule.evidence)
+    lines += holds_lines(rule.holds)
+    lines += ["", "## Example", "", "Fires for:", "", *yaml_block(rule.examples.fire[0])]
+    lines += ["", "Does not fire for:", "", *yaml_block(rule.examples.ok[0]), ""]
+    return "\n".join(lines)
+
+
+def evidence_lines(evidence: Sequence[Evidence]) -> list[str]:
+    """The evidence list of a rule's or a check's page."""
+    lines = []
+    for e in evidence:
         mark = " (superseded)" if e.status == "superseded" else ""
         url = safe_url(e.url) if e.url else ""
         link = f" <{url}>" if url else ""
@@ -69,16 +82,23 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
         lines.append(f"  {md_inline('; '.join(cited))}.")
         if e.superseded_by:
             lines.append(f"  Superseded by: {md_inline(e.superseded_by)}")
-    if rule.holds:
-        h = rule.holds
-        period = f"since {h.since}" if h.since else "from the start"
-        period += f", until {h.until}" if h.until else ", still holds"
-        url = safe_url(h.source.url)
-        lines += ["", "## When it held", "", f"{period}. {md_inline(h.basis)}"]
-        lines.append(f"Source: {md_inline(h.source.title)}, {h.source.year}. <{url}>")
-    lines += ["", "## Example", "", "Fires for:", "", *_yaml_block(rule.examples.fire[0])]
-    lines += ["", "Does not fire for:", "", *_yaml_block(rule.examples.ok[0]), ""]
-    return "\n".join(lines)
+    return lines
+
+
+def holds_lines(holds: Holds | None) -> list[str]:
+    """The months a rule's or a check's claim held, with the source that dates them."""
+    if holds is None:
+        return []
+    period = f"since {holds.since}" if holds.since else "from the start"
+    period += f", until {holds.until}" if holds.until else ", still holds"
+    url = safe_url(holds.source.url)
+    return [
+        "",
+        "## When it held",
+        "",
+        f"{period}. {md_inline(holds.basis)}",
+        f"Source: {md_inline(holds.source.title)}, {holds.source.year}. <{url}>",
+    ]
 
 
 def _ended(rule: Rule) -> list[str]:
