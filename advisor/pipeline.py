@@ -168,7 +168,9 @@ def run_pipeline(
     probe_run, measured = facts(run)
     scored = decide(profile, measured, ruleset)
     sensitivity = analyse(scored, ruleset, seed=seed)
-    decision: Decision = explain(scored, ruleset, sensitivity)
+    decision: Decision = explain(
+        scored, ruleset, sensitivity, unasked=unasked_fields(scored.profile)
+    )
     if as_of is not None:
         info = decision.ruleset.model_copy(update={"asked": True})
         decision = decision.model_copy(update={"ruleset": info})

@@ -73,12 +73,14 @@ def advise(profile: dict[str, Any], as_of: str | None = None) -> Verdict:
     from advisor.decide.engine import decide
     from advisor.decide.rules import load_ruleset
     from advisor.model.profile import Profile
+    from advisor.pipeline import unasked_fields
 
     if not _RULESET:
         _RULESET.append(load_ruleset())
     ruleset = _RULESET[0].at(as_of) if as_of else _RULESET[0]
     # the verdict and confidence a user gets; the search for what would change it is skipped
-    decision = decide(Profile.model_validate(profile), None, ruleset, verdict_only=True)
+    model = Profile.model_validate(profile)
+    decision = decide(model, None, ruleset, verdict_only=True, unasked=unasked_fields(model))
     rec = decision.recommendation
     top = decision.rules[:3]  # sorted by impact, largest first
     effects = [", ".join(f"{fw} {w:+.1f}" for fw, w in r.weighted.items() if w) for r in top]

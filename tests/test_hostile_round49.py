@@ -209,16 +209,17 @@ NOT_MIGRATING = "{not: {field: migrating_away, eq: true, unsaid: false}}"
         (f"{{any: [{{field: facts.accelerator_count, gt: 1000}}, {NOT_MIGRATING}]}}", "{}\n"),
         # a said answer that is false does not carry the unsaid branch of an any
         (f"{{any: [{{field: purpose, eq: research}}, {NOT_MIGRATING}]}}", "purpose: production\n"),
-        # two unsaid branches of an any hide each other one at a time
+        # two unsaid branches of an any hide each other one at a time (answers the
+        # questionnaire asks of this profile: one it would not ask caps nothing, round 65)
         (
-            "{all: [{field: purpose, eq: production}, {any: [{field: migrating_away, eq: false,"
-            " unsaid: true}, {field: weighing_a_move, eq: false, unsaid: true}]}]}",
+            "{all: [{field: purpose, eq: production}, {any: [{field: team.new_to_deep_learning,"
+            " eq: false, unsaid: true}, {field: team.numpy, eq: false, unsaid: true}]}]}",
             "purpose: production\n",
         ),
         # not-not is the condition itself, not an exception
         (
-            "{all: [{field: purpose, eq: production}, {not: {not: {field: migrating_away, eq:"
-            " false, unsaid: true}}}]}",
+            "{all: [{field: purpose, eq: production}, {not: {not: {field:"
+            " team.new_to_deep_learning, eq: false, unsaid: true}}}]}",
             "purpose: production\n",
         ),
     ],
@@ -226,14 +227,33 @@ NOT_MIGRATING = "{not: {field: migrating_away, eq: true, unsaid: false}}"
 def test_a_decisive_fact_that_needs_an_unsaid_answer_backs_nothing(
     tmp_path: Path, when: str, profile: str
 ) -> None:
+    unsaid = "migrating_away" if "migrating_away" in when else "team.new_to_deep_learning"
+    ok = "{migrating_away: true}" if unsaid == "migrating_away" else "{purpose: research}"
     _pack(tmp_path, {"id": "LEG971", "when": when, "what": "effects: {jax: 1}",
-                     "fire": "{purpose: production}", "ok": "{migrating_away: true}"})  # fmt: skip
+                     "fire": "{purpose: production}", "ok": ok})  # fmt: skip
     thin = _run(tmp_path, profile)
     assert thin["confidence"] == "low" and thin["thin"]
     base = "" if profile == "{}\n" else profile
     more = "domains: [nlp]\nteam: {size: 3}\n" + ("" if base else "deployment: {serving: none}\n")
     fuller = _run(tmp_path, base + more)
-    assert fuller["confidence"] == "medium" and "migrating_away" in fuller["confidence_capped"]
+    assert fuller["confidence"] == "medium" and unsaid in fuller["confidence_capped"]
+
+
+def test_an_answer_the_questionnaire_would_not_ask_caps_nothing(tmp_path: Path) -> None:
+    """Round 65: with no framework code the questionnaire never asks whether the team
+    leaves it; a fact resting on a said answer and that one is backed. A fact resting on
+    nothing said stays unbacked (round 48), unasked answers or not."""
+    when = (
+        "{all: [{field: purpose, eq: production},"
+        " {field: migrating_away, eq: false, unsaid: true}]}"
+    )
+    _pack(tmp_path, {"id": "LEG972", "when": when, "what": "effects: {jax: 1}",
+                     "fire": "{purpose: production}", "ok": "{purpose: research}"})  # fmt: skip
+    fuller = _run(tmp_path, "purpose: production\ndomains: [nlp]\nteam: {size: 3}\n")
+    assert fuller["confidence"] == "high" and fuller["confidence_capped"] is None
+    coded = "purpose: production\ndomains: [nlp]\nteam: {size: 3}\nexisting_code: [tf2_keras]\n"
+    verdict = _run(tmp_path, coded)
+    assert verdict["confidence_capped"] and "migrating_away" in verdict["confidence_capped"]
 
 
 def test_a_fact_against_one_framework_is_no_conflict(tmp_path: Path) -> None:
@@ -337,12 +357,13 @@ PROF_B = "purpose: research\nteam: {size: 4}\ndomains: [nlp]\n"
 
 def test_the_omitted_answers_named_are_the_ones_that_matter(tmp_path: Path) -> None:
     """Bundled PROD105/PROD101: 'made unknown together' had named domains and
-    existing_code too, answers the verdict does not need."""
+    existing_code too, answers the verdict does not need. (With PyTorch code, so that the
+    questionnaire asks whether the team leaves it: round 65.)"""
     (tmp_path / "p.yaml").write_text(
         "purpose: production\nmodel: {parameters: 8B}\n"
         "hardware: {training: [nvidia_gpu], inference: [nvidia_gpu]}\n"
         "deployment: {targets: [server], serving: llm_serving, serving_stack: vllm}\n"
-        "team: {size: 6, experience: {pytorch: expert}}\n"
+        "team: {size: 6, experience: {pytorch: expert}}\nexisting_code: [pytorch]\n"
     )
     data = json.loads(run("recommend", "p.yaml", "--probes", "none", "--format", "json",
                           cwd=tmp_path).out)  # fmt: skip
@@ -363,8 +384,11 @@ def test_a_fact_favouring_two_alike_is_no_conflict(tmp_path: Path) -> None:
 
 
 def test_a_negation_of_a_negation_inside_an_any_is_no_exception(tmp_path: Path) -> None:
+    # an answer the questionnaire asks of this profile (round 65: one it would not ask,
+    # such as migrating_away with no framework code, caps nothing)
     verdict = _with(tmp_path, "packF2", PROF_B)
-    assert verdict["confidence"] == "medium" and "migrating_away" in verdict["confidence_capped"]
+    capped = verdict["confidence_capped"]
+    assert verdict["confidence"] == "medium" and "team.new_to_deep_learning" in capped
 
 
 # ---------------------------------------------------------------- round 52 (attacking 51)

@@ -108,11 +108,19 @@ def decide(
         if with_sensitivity
         else None
     )
-    return explain(scored, ruleset, sensitivity)
+    return explain(scored, ruleset, sensitivity, unasked=unasked)
 
 
-def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -> Decision:
-    """The Decision: ranking, fired rules, recommendation, breakdown and risks."""
+def explain(
+    scored: Scored,
+    ruleset: RuleSet,
+    sensitivity: Sensitivity | None,
+    *,
+    unasked: frozenset[str] = frozenset(),
+) -> Decision:
+    """The Decision: ranking, fired rules, recommendation, breakdown and risks.
+    ``unasked``: the fields the questionnaire would not ask of this profile; what backs
+    the verdict may rest on them at their defaults (nobody could have given them)."""
     ev, context, weights = scored.evaluation, scored.context, scored.weights
     order = ev.order()
     ranking = [
@@ -132,7 +140,7 @@ def explain(scored: Scored, ruleset: RuleSet, sensitivity: Sensitivity | None) -
     fired = [_fired(rule, weights, context, ruleset) for rule in ev.fired]
     fired.sort(key=lambda r: (-r.impact, r.id))
     answered = substantive(scored.said)
-    support = firm_support(ev, ruleset, context)  # context: what the profile said
+    support = firm_support(ev, ruleset, context, unasked)  # context: what the profile said
     # too thin: nothing fired, or a few answers and no decisive fact that rests on them (one
     # that holds only through an unsaid answer, read at its default, rests on none)
     # a priority left at its default (3, the neutral weight) says no more than leaving it out

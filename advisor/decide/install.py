@@ -69,7 +69,12 @@ def choose_setup(
     if install is not None:
         for device in training:
             if device not in served(install):
-                elsewhere[device] = _hint(info.install, device)
+                alone = {**context, "hardware.training": [device]}
+                fits = [
+                    ruleset.conditions[(framework, "install", i)].evaluate(alone) is True
+                    for i in range(len(info.install))
+                ]
+                elsewhere[device] = _hint(info.install, fits, device)
     starter = next(
         (opt for i, opt in enumerate(info.starter) if holds("starter", i)),
         info.starter[-1],  # the last option has no `when` (FrameworkInfo checks it)
@@ -77,10 +82,14 @@ def choose_setup(
     return Setup(install, elsewhere, stack, StarterText(starter.code, starter.note or None))
 
 
-def _hint(options: list[InstallOption], device: str) -> InstallHint:
-    """The first line that serves ``device``; else the note of the first line whose
-    `when` asks for it (one that explains there is no build for it)."""
-    line = next((o for o in options if device in served(o)), None)
+def _hint(options: list[InstallOption], fits: list[bool], device: str) -> InstallHint:
+    """The first line that serves ``device`` among those whose `when` holds (``fits``)
+    for this profile with ``device`` as its only training hardware, so that a line kept
+    for other answers (an FPGA toolchain's pinned build) is not offered for it; else the
+    note of the first line whose `when` asks for it (one that explains there is no build
+    for it)."""
+    fitting = (o for o, ok in zip(options, fits, strict=True) if ok)
+    line = next((o for o in fitting if device in served(o)), None)
     if line is not None:
         return InstallHint(command=line.command, note=line.note)
     told = next((o for o in options if device in hardware_read(o.when)), None)

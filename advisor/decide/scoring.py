@@ -197,10 +197,18 @@ def _favoured_by(units: dict[str, float], standing: list[str]) -> list[str]:
     return [fw for fw in standing if units[fw] == top] if values and top > min(values) else []
 
 
-def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> Support:
+def firm_support(
+    ev: Evaluation,
+    ruleset: RuleSet,
+    context: dict[str, Any],
+    unasked: frozenset[str] = frozenset(),
+) -> Support:
     """For the final decision only (the sensitivity loops never need it): which decisive
     units and vetoes rest on what the profile said, and the unsaid answers the others
-    assume (a unit against the rivals helps the winner as much as one for it)."""
+    assume (a unit against the rivals helps the winner as much as one for it). An answer
+    in ``unasked`` (the questionnaire would not ask it of this profile) is no such
+    assumption for a rule that rests on answers the profile gave: nobody could give it;
+    a rule that rests on nothing said is backed by nothing, unasked answers or not."""
     support = Support(
         firm=dict.fromkeys(FRAMEWORKS, 0.0),
         favourable_unsaid=dict.fromkeys(FRAMEWORKS, 0.0),
@@ -215,6 +223,8 @@ def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> S
         if not any(units.values()) and not vetoed:
             continue
         defaults = assumed_answers(rule, context)
+        if unasked and rests_on_said(rule, context):
+            defaults = [a for a in defaults if a not in unasked]
         if not defaults:
             for fw, unit in units.items():
                 support.firm[fw] += unit
@@ -234,6 +244,15 @@ def firm_support(ev: Evaluation, ruleset: RuleSet, context: dict[str, Any]) -> S
                 support.assumed[fw] += [a for a in defaults if a not in support.assumed[fw]]
     support.only_assumed_vetoes -= said_vetoes
     return support
+
+
+def rests_on_said(rule: Rule, context: dict[str, Any]) -> bool:
+    """Whether a fired rule needs the answers the profile gave: with all of them made
+    unknown (measured facts kept), it no longer holds. A said answer that is false in one
+    branch of an ``any`` does not carry another branch that holds on unsaid answers."""
+    assert rule.condition is not None
+    said = [p for p in context if not p.startswith("facts.")]
+    return rule.condition.evaluate({**context, **dict.fromkeys(said)}) is not True
 
 
 def assumed_answers(rule: Rule, context: dict[str, Any]) -> list[str]:
