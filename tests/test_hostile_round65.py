@@ -65,9 +65,11 @@ def test_a_keras_team_on_jax_is_offered_keras_3(tmp_path: Path) -> None:
 def test_a_second_device_gets_a_line_that_fits_the_rest_of_the_profile(tmp_path: Path) -> None:
     """Finding 4: a microcontroller project training on a Mac and NVIDIA GPUs was told to
     install hls4ml[qkeras] (an FPGA toolchain's line) for the GPU."""
+    # (round 66 put TensorFlow's NVIDIA lines before the Mac's, so TPUs lead here instead)
     profile = (
-        "hardware: {training: [apple_silicon, nvidia_gpu]}\n"
+        "hardware: {training: [tpu, nvidia_gpu]}\n"
         "deployment: {targets: [microcontroller]}\n"
+        "team: {experience: {tensorflow: expert}}\n"
     )
     data = _json_report(tmp_path, profile)
     rec = data["recommendation"]

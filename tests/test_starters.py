@@ -45,7 +45,12 @@ def test_the_starter_code_runs(framework: str, option: int, tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("profile", "framework", "shows"),
     [
-        ({"deployment": {"targets": ["mobile"]}}, "tensorflow", "tf.lite.TFLiteConverter"),
+        ({"deployment": {"targets": ["mobile"]}}, "tensorflow", "TFLITE_BUILTINS_INT8"),
+        (
+            {"deployment": {"targets": ["mobile"], "edge_hardware": ["apple_neural_engine"]}},
+            "tensorflow",
+            "tf.float16",
+        ),
         ({"deployment": {"targets": ["browser"]}}, "tensorflow", "tensorflowjs_converter"),
         ({"deployment": {"targets": ["server"]}}, "tensorflow", None),
         ({"deployment": {"targets": ["mobile"]}}, "pytorch", "torch.export.export"),

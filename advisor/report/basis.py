@@ -13,7 +13,7 @@ from typing import Any
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Decision, FiredRule, Inconsistency
 from advisor.report.labels import name
-from advisor.report.verdict import decisive_lead
+from advisor.report.verdict import decisive_lead, level_decider, moved_by_answers
 
 MINUS = "\u2212"
 
@@ -74,35 +74,13 @@ def _point_in_time(decision: Decision) -> str | None:
     )
 
 
-def _moved_by_answers(decision: Decision) -> dict[str, float]:
-    """Each framework's soft points less its prior: what the answers moved it by."""
-    prior = decision.prior.get("effects") or {}
-    return {e.framework: e.soft - float(prior.get(e.framework, 0)) for e in decision.ranking}
-
-
-def _level_decider(decision: Decision, moved: dict[str, float]) -> str | None:
-    """What settles two frameworks the answers leave within a point: the tie-break when
-    their scores tie (its note says how), the prior when it favours the winner and the
-    answers do not; None when the answers themselves put the winner ahead."""
-    rec = decision.recommendation
-    if not rec.runner_up or not rec.framework:
-        return None
-    if rec.tie_broken:
-        return "the tie-break settles them, as the note on the tie says"
-    prior = decision.prior.get("effects") or {}
-    edge = float(prior.get(rec.framework, 0)) - float(prior.get(rec.runner_up, 0))
-    if edge > 0 and moved[rec.framework] <= moved[rec.runner_up]:
-        return "the prior decides between them"
-    return None
-
-
 def _thin(decision: Decision) -> str | None:
     if not decision.thin_profile:
         return None
     count = decision.telling_answers  # the count the thin rule reads: no neutral priority
     given = "no answers" if not count else "1 answer" if count == 1 else f"{count} answers"
     top = decision.ranking[:2]
-    moved = _moved_by_answers(decision)
+    moved = moved_by_answers(decision)
     standing = [e for e in decision.ranking if not e.vetoed]
     those = "that answer" if count == 1 else "those answers"
     if len(top) == 2 and top[0].decisive > top[1].decisive:  # a fact on unsaid answers
@@ -114,7 +92,7 @@ def _thin(decision: Decision) -> str | None:
     elif (
         len(top) == 2
         and abs(moved[top[0].framework] - moved[top[1].framework]) <= 1.0
-        and (decider := _level_decider(decision, moved))
+        and (decider := level_decider(decision, moved))
     ):
         leave = "leaves" if count == 1 else "leave"
         so = f"{those} {leave} the top two level and {decider}"
@@ -158,17 +136,17 @@ def _conflict_sentence(decision: Decision) -> str:
         return (
             f"These decisive facts pull different ways; {among}{rec.name} has more of them "
             f"({lead[0]:g} against {lead[1]:g} for {name(rec.runner_up)}), so it leads, "
-            "and the confidence is capped at medium."
+            "and the confidence is at most medium."
         )
-    soft = _moved_by_answers(decision)
-    decider = _level_decider(decision, soft)
+    soft = moved_by_answers(decision)
+    decider = level_decider(decision, soft)
     if rec.runner_up and abs(soft[rec.framework or ""] - soft[rec.runner_up]) <= 1.0 and decider:
         decide = f"the answers leave them level and {decider}"
     else:
         decide = "the soft preferences decide between them"
     return (
         f"These decisive facts pull different ways; {among}{decide}, and the confidence is "
-        "capped at medium."
+        "at most medium."
     )
 
 

@@ -48,12 +48,15 @@ def verdict(decision: Decision) -> str:
         )
     lead = decisive_lead(decision)
     if rec.margin is not None and rec.margin < 0.05:  # both near 100: the scale saturates
-        level = f"level on the 0-100 scale with {name(rec.runner_up)} but ahead on"
-        ahead = (
-            f"{level} decisive facts ({lead[0]:g} against {lead[1]:g})"
-            if lead
-            else f"{level} the other answers"
-        )
+        level = f"level on the 0-100 scale with {name(rec.runner_up)}"
+        moved = moved_by_answers(decision)
+        decider = level_decider(decision, moved)
+        if lead:
+            ahead = f"{level} but ahead on decisive facts ({lead[0]:g} against {lead[1]:g})"
+        elif decider and abs(moved[rec.framework or ""] - moved[rec.runner_up or ""]) <= 1.0:
+            ahead = f"{level} and on the answers; {decider}"  # the prior is no answer
+        else:
+            ahead = f"{level} but ahead on the other answers"
     return (
         f"Build on {rec.name}: it scores {fmt_num(rec.score)} of 100, {ahead} "
         f"(confidence: {rec.confidence}{odds}{capped})."
@@ -119,4 +122,26 @@ def decisive_lead(decision: Decision) -> tuple[float, float] | None:
     units = {e.framework: e.decisive for e in decision.ranking}
     if rec.framework and rec.runner_up and units[rec.framework] > units[rec.runner_up]:
         return units[rec.framework], units[rec.runner_up]
+    return None
+
+
+def moved_by_answers(decision: Decision) -> dict[str, float]:
+    """Each framework's soft points less its prior: what the answers moved it by."""
+    prior = decision.prior.get("effects") or {}
+    return {e.framework: e.soft - float(prior.get(e.framework, 0)) for e in decision.ranking}
+
+
+def level_decider(decision: Decision, moved: dict[str, float]) -> str | None:
+    """What settles two frameworks the answers leave within a point: the tie-break when
+    their scores tie (its note says how), the prior when it favours the winner and the
+    answers do not; None when the answers themselves put the winner ahead."""
+    rec = decision.recommendation
+    if not rec.runner_up or not rec.framework:
+        return None
+    if rec.tie_broken:
+        return "the tie-break settles them, as the note on the tie says"
+    prior = decision.prior.get("effects") or {}
+    edge = float(prior.get(rec.framework, 0)) - float(prior.get(rec.runner_up, 0))
+    if edge > 0 and moved[rec.framework] <= moved[rec.runner_up]:
+        return "the prior decides between them"
     return None
