@@ -79,6 +79,15 @@ def test_the_verdict_does_not_call_the_prior_an_answer(tmp_path: Path) -> None:
     assert "the confidence is capped at medium." not in text
 
 
+def test_the_inconsistency_banner_does_not_say_capped_under_a_low_confidence(
+    tmp_path: Path,
+) -> None:
+    """The same words in the banner for answers that contradict each other."""
+    text = _report(tmp_path, "", "hardware: {training: [aws_inferentia]}\n", fmt="markdown")
+    assert isinstance(text, str) and "CON016" in text
+    assert "confidence is capped at medium" not in text and "at most medium" in text
+
+
 def test_a_tensorflow_team_with_gpus_and_macs_installs_for_the_gpus_first(
     tmp_path: Path,
 ) -> None:
