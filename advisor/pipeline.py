@@ -132,10 +132,18 @@ def unasked_fields(profile: Profile) -> frozenset[str]:
     return load_questions().unasked(profile)
 
 
-def analyse(scored: Scored, ruleset: RuleSet, *, seed: int = 0) -> Sensitivity:
+def analyse(
+    scored: Scored,
+    ruleset: RuleSet,
+    *,
+    seed: int = 0,
+    unasked: frozenset[str] | None = None,
+) -> Sensitivity:
     """Step 5: the smallest changes that flip the verdict, and the win probabilities; a
-    change is never to answer a question the questionnaire would not put to the profile."""
-    unasked = unasked_fields(scored.profile)
+    change is never to answer a question the questionnaire would not put to the profile
+    (``unasked``, computed from the profile when not given)."""
+    if unasked is None:
+        unasked = unasked_fields(scored.profile)
     return analyse_scored(scored, ruleset, seed=seed, unasked=unasked)
 
 
@@ -167,10 +175,9 @@ def run_pipeline(
     run = measure(probes, profile, refresh=refresh, progress=progress, python=python)
     probe_run, measured = facts(run)
     scored = decide(profile, measured, ruleset)
-    sensitivity = analyse(scored, ruleset, seed=seed)
-    decision: Decision = explain(
-        scored, ruleset, sensitivity, unasked=unasked_fields(scored.profile)
-    )
+    unasked = unasked_fields(scored.profile)
+    sensitivity = analyse(scored, ruleset, seed=seed, unasked=unasked)
+    decision: Decision = explain(scored, ruleset, sensitivity, unasked=unasked)
     if as_of is not None:
         info = decision.ruleset.model_copy(update={"asked": True})
         decision = decision.model_copy(update={"ruleset": info})

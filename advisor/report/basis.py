@@ -13,7 +13,12 @@ from typing import Any
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Decision, FiredRule, Inconsistency
 from advisor.report.labels import name
-from advisor.report.verdict import decisive_lead, level_decider, moved_by_answers
+from advisor.report.verdict import (
+    answers_level_decider,
+    decisive_lead,
+    level_decider,
+    moved_by_answers,
+)
 
 MINUS = "\u2212"
 
@@ -138,9 +143,7 @@ def _conflict_sentence(decision: Decision) -> str:
             f"({lead[0]:g} against {lead[1]:g} for {name(rec.runner_up)}), so it leads, "
             "and the confidence is at most medium."
         )
-    soft = moved_by_answers(decision)
-    decider = level_decider(decision, soft)
-    if rec.runner_up and abs(soft[rec.framework or ""] - soft[rec.runner_up]) <= 1.0 and decider:
+    if decider := answers_level_decider(decision):
         decide = f"the answers leave them level and {decider}"
     else:
         decide = "the soft preferences decide between them"

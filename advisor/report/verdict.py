@@ -49,11 +49,10 @@ def verdict(decision: Decision) -> str:
     lead = decisive_lead(decision)
     if rec.margin is not None and rec.margin < 0.05:  # both near 100: the scale saturates
         level = f"level on the 0-100 scale with {name(rec.runner_up)}"
-        moved = moved_by_answers(decision)
-        decider = level_decider(decision, moved)
+        decider = answers_level_decider(decision)
         if lead:
             ahead = f"{level} but ahead on decisive facts ({lead[0]:g} against {lead[1]:g})"
-        elif decider and abs(moved[rec.framework or ""] - moved[rec.runner_up or ""]) <= 1.0:
+        elif decider:
             ahead = f"{level} and on the answers; {decider}"  # the prior is no answer
         else:
             ahead = f"{level} but ahead on the other answers"
@@ -145,3 +144,15 @@ def level_decider(decision: Decision, moved: dict[str, float]) -> str | None:
     if edge > 0 and moved[rec.framework] <= moved[rec.runner_up]:
         return "the prior decides between them"
     return None
+
+
+def answers_level_decider(decision: Decision) -> str | None:
+    """What settles the winner and the runner-up when the answers leave them within a
+    point (level_decider); None when they do not, or when the answers put the winner ahead."""
+    rec = decision.recommendation
+    if not rec.framework or not rec.runner_up:
+        return None
+    moved = moved_by_answers(decision)
+    if abs(moved[rec.framework] - moved[rec.runner_up]) > 1.0:
+        return None
+    return level_decider(decision, moved)
