@@ -132,9 +132,18 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
     month = knowledge_month()  # a claim that ends later still holds today
     ended = sum(1 for r in checked if r.holds and r.holds.until and r.holds.until <= month)
     history = f" ({ended} of them ended: history, not scored today)" if ended else ""
+    own = sum(e.ref is None for r in checked for e in r.evidence)
+    own += sum(e.ref is None for c in checks for e in c.evidence)
+    cited = (
+        f"citations resolve ({own} evidence {'entry gives' if own == 1 else 'entries give'} "
+        "no ref: the pack's own sources, marked in reports as not checked against "
+        "docs/sources.md)"
+        if own
+        else "citations resolve"
+    )
     click.echo(
         f"ok: {len(checked)} rules valid{history}, {len(checks)} consistency checks valid, "
-        f"{examples} examples passed, citations resolve"
+        f"{examples} examples passed, {cited}"
     )
     if stale_days is None:
         return

@@ -6,8 +6,9 @@ tables) or ``PKG:<name>`` for an entry of the package-health snapshot
 (rules/data/package_health.yaml).
 
 The bundled (core) pack must date and cite every entry. A user's pack may leave out
-``checked`` and ``ref`` (its sources are its own), but a ``ref`` it gives must resolve,
-and a date may not lie in the future.
+``checked`` and ``ref`` (its sources are its own: the report marks such an entry as not
+checked against docs/sources.md), but a ``ref`` it gives must resolve, a link beside it must
+be one that claim lists, and a date may not lie in the future.
 """
 
 from __future__ import annotations
@@ -20,7 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 # defined_ids, load_source_ids, sources_file: re-exported (tests, CLI)
-from advisor.decide.claim_ids import defined_ids, load_source_ids, ref_problem, sources_file
+from advisor.decide.claim_ids import (
+    defined_ids,
+    load_source_ids,
+    load_source_links,
+    ref_problem,
+    sources_file,
+    url_problem,
+)
 from advisor.decide.dating import field_name, future_dates, today_anywhere
 from advisor.decide.releases import load_snapshot
 from advisor.io.safe_read import real_path
@@ -103,12 +111,16 @@ def citation_problems(
     *,
     today: date,
     core: Path | None = None,
+    links: dict[str, frozenset[str]] | None = None,
 ) -> list[Problem]:
     """Every problem with the citations and dates of ``ruleset``, one each.
 
     Rules loaded from ``core`` (default: the bundled pack) must date and cite each
-    evidence entry; other rules only need what they give to be valid.
+    evidence entry; other rules only need what they give to be valid. An entry that gives
+    a ``ref`` and a link must link a page its claim's row of sources.md lists (``links``,
+    default: the bundled docs/sources.md's).
     """
+    claim_links = load_source_links() if links is None else links
     from advisor.resources import data_dir  # looked up when called, as rules.core_pack_dir
 
     core_dir = real_path(core or data_dir("rules"))
@@ -128,6 +140,8 @@ def citation_problems(
                 found.append(("ref", "no ref: cite a claim id of docs/sources.md or PKG:<name>"))
             elif e.ref is not None and (problem := ref_problem(e.ref, ids, packages)):
                 found.append(("ref", problem))
+            elif e.ref and e.url and (problem := url_problem(e.ref, e.url, claim_links)):
+                found.append(("url", problem))
             for key, message in found:
                 path, line = lines.of(item_id, i, key, section)
                 problems.append(

@@ -76,6 +76,8 @@ def evidence_lines(evidence: Sequence[Evidence]) -> list[str]:
         cited = [f"Checked {e.checked}" if e.checked else "Never checked"]
         if e.ref:
             cited.append(f"ref {e.ref}")
+        else:  # only a user's pack may leave it out
+            cited.append("no ref: a source of the pack's own, not checked against docs/sources.md")
         release = load_snapshot().release_text(e.ref[4:]) if e.ref and e.ref[:4] == "PKG:" else None
         if release:
             cited.append(release)

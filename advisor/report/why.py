@@ -42,6 +42,8 @@ def why(decision: Decision) -> dict[str, Any]:
                 **ev.model_dump(mode="json"),
                 "superseded": ev.status == "superseded",
                 "package": package_release(ev.ref),
+                # a user's pack may cite a source of its own: no claim of docs/sources.md
+                "unverified": ev.ref is None,
             }
             for ev in rule.evidence
         ]
