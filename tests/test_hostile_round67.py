@@ -78,3 +78,55 @@ def test_every_bundled_link_beside_a_ref_is_one_its_claim_lists(tmp_path: Path) 
     result = run("rules", "check", cwd=tmp_path)
     assert result.code == 0, result.err
     assert result.out.rstrip().endswith("citations resolve")
+
+
+PROFILES = Path(__file__).parent / "fixtures" / "round67"
+
+
+def _json(tmp_path: Path, name: str, *args: str) -> dict:
+    import json
+
+    (tmp_path / "p.yaml").write_text((PROFILES / f"{name}.yaml").read_text())
+    result = run("recommend", "p.yaml", "--format", "json", *args, cwd=tmp_path)
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def _fired(data: dict) -> set[str]:
+    return {r["id"] for r in data["rules"]}
+
+
+def test_tpu_only_training_is_a_fact_between_pytorch_xla_and_tpu_vms(tmp_path: Path) -> None:
+    """Finding 1: as of 2020-06 no rule read TPU-only training (HW201 ends 2019-10, HW008
+    starts 2021-06), and a lab with some PyTorch got PyTorch at medium."""
+    data = _json(tmp_path, "p21_tpu_only_2020", "--as-of", "2020-06")
+    assert "HW204" in _fired(data)
+    assert data["recommendation"]["confidence"] == "low"
+    for month in ("2019-06", "2021-09"):  # the neighbouring periods keep their own rules
+        assert "HW204" not in _fired(_json(tmp_path, "p21_tpu_only_2020", "--as-of", month))
+
+
+def test_the_only_runtime_of_a_device_in_beta_is_still_its_only_runtime(tmp_path: Path) -> None:
+    """Finding 2: in 2019 the Coral Edge TPU ran only int8 TF Lite models, but its route was
+    rated beta (the product was), so PyTorch experts were told PyTorch on a tie."""
+    data = _json(tmp_path, "p20b_coral_2019_ptexpert", "--as-of", "2019-06")
+    assert data["recommendation"]["framework"] == "tensorflow"
+    assert data["recommendation"]["confidence"] == "high"
+
+
+def test_an_ios_only_route_does_not_carry_pytorch_on_android_and_ios(tmp_path: Path) -> None:
+    """Finding 3: Core ML (iOS only) was PyTorch's "mature" route to Android and iOS apps
+    from Nov 2020, against the rule's own PyTorch Mobile evidence."""
+    data = _json(tmp_path, "p24_mobile_pt_2021", "--as-of", "2021-03")
+    assert data["recommendation"]["framework"] == "tensorflow"
+    text = str(data)
+    assert "Core ML via coremltools (iOS)" not in text and "PyTorch Mobile" in text
+
+
+def test_torchrec_is_not_credited_on_tpus_alone(tmp_path: Path) -> None:
+    """Finding 6: ECO103 gave PyTorch +2 for TorchRec on a TPU-only recommender, where the
+    stack itself leaves TorchRec out (its kernels need CUDA or ROCm GPUs)."""
+    data = _json(tmp_path, "p26_recsys_tpu", "--probes", "none")
+    fired = {r["id"]: r for r in data["rules"]}
+    assert "ECO103" not in fired and "ECO113" in fired
+    assert fired["ECO113"]["effects"].get("pytorch", 0) == 0
