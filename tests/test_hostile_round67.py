@@ -130,3 +130,24 @@ def test_torchrec_is_not_credited_on_tpus_alone(tmp_path: Path) -> None:
     fired = {r["id"]: r for r in data["rules"]}
     assert "ECO103" not in fired and "ECO113" in fired
     assert fired["ECO113"]["effects"].get("pytorch", 0) == 0
+
+
+def test_a_pytorch_llm_served_on_tpus_gets_a_tpu_serving_path_and_its_risk(
+    tmp_path: Path,
+) -> None:
+    """Finding 7: a PyTorch team serving an LLM on TPUs was offered only vLLM/SGLang 'with ROCm
+    builds', and the younger PyTorch-native TPU back end showed only as a -1."""
+    data = _json(tmp_path, "p25_llm_tpu_serving", "--probes", "none")
+    assert data["recommendation"]["framework"] == "pytorch"
+    stack = " ".join(item["name"] for item in data["recommendation"]["stack"])
+    assert "vLLM-TorchTPU" in stack
+    risks = {r["rule"]: r["text"] for r in data["risks"] if r["framework"] == "pytorch"}
+    assert "test your model" in risks["PROD106"]
+
+
+def test_pytorch_for_apples_neural_engine_starts_with_coremltools(tmp_path: Path) -> None:
+    """Finding 8: the report rated Core ML the best route to the Neural Engine, but PyTorch's
+    starter exported for ExecuTorch and litert-torch."""
+    data = _json(tmp_path, "p11_apple_silicon_hobby", "--probes", "none")
+    assert data["recommendation"]["framework"] == "pytorch"
+    assert "ct.convert(" in data["recommendation"]["starter"]

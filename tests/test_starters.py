@@ -53,7 +53,12 @@ def test_the_starter_code_runs(framework: str, option: int, tmp_path: Path) -> N
         ),
         ({"deployment": {"targets": ["browser"]}}, "tensorflow", "tensorflowjs_converter"),
         ({"deployment": {"targets": ["server"]}}, "tensorflow", None),
-        ({"deployment": {"targets": ["mobile"]}}, "pytorch", "torch.export.export"),
+        ({"deployment": {"targets": ["mobile"]}}, "pytorch", "torch.export.save"),
+        (
+            {"deployment": {"targets": ["mobile"], "edge_hardware": ["apple_neural_engine"]}},
+            "pytorch",
+            "ct.convert",
+        ),
         (
             {"deployment": {"targets": ["edge"], "edge_hardware": ["nvidia_jetson"]}},
             "pytorch",
