@@ -12,9 +12,22 @@ from advisor.model.errors import InputError
 from advisor.report.charts import CHART_GLOBALS
 from advisor.report.text import html_text
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _no_address(value: Any) -> Any:
+    """A value a template prints, without the memory address Python writes in the text of a
+    method, a generator or another object ('<built-in method items of dict object at 0x..>'),
+    which would weaken address-space randomisation; text and numbers pass unchanged."""
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    text = str(value)
+    return _ADDRESS.sub("", text) if " at 0x" in text else value
+
 
 def _html_finalize(value: Any) -> Any:
     """Autoescape every expression, and encode braces so '{{' never reaches the page."""
+    value = _no_address(value)
     return html_text("" if value is None else value)
 
 
@@ -32,7 +45,7 @@ def options(html: bool) -> dict[str, Any]:
     return {
         "undefined": StrictUndefined,
         "autoescape": html,
-        "finalize": _html_finalize if html else None,
+        "finalize": _html_finalize if html else _no_address,
         "keep_trailing_newline": True,
         "trim_blocks": True,
         "lstrip_blocks": True,
