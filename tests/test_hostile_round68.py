@@ -26,3 +26,19 @@ def test_a_template_cannot_print_a_memory_address(tmp_path: Path, suffix: str) -
     assert "built-in method items of dict object" in result.out  # the kind is still shown
     assert "generator object" in result.out
     assert not ADDRESS.search(result.out), result.out
+
+
+@pytest.mark.parametrize("name", ["new.yaml.", "x.yaml::$DATA", "x.YML.", "data.", "Data::$DATA"])
+def test_an_output_cannot_join_a_pack_under_a_windows_reading_of_its_name(
+    tmp_path: Path, name: str
+) -> None:
+    """Round 68, noted as untestable on Linux: Windows opens 'new.yaml.' and
+    'new.yaml::$DATA' as new.yaml, which the pack would then load as a rule file, and
+    'data.' as its data/ folder; the pack check read names only as POSIX does."""
+    pack = tmp_path / "pk"
+    pack.mkdir()
+    result = run("recommend", "--example", "student-starter", "--probes", "none",
+                 "--rules", "pk", "-o", f"pk/{name}", cwd=tmp_path)  # fmt: skip
+    assert result.code == 2, result.out
+    assert "would become part of the rule pack" in result.err
+    assert list(pack.iterdir()) == []

@@ -57,8 +57,11 @@ def check_destination(
             )
     for pack in packs:
         data = os.path.join(pack, "data")
-        yaml_here = _inside(path, pack, top_only=True) and path.lower().endswith((".yaml", ".yml"))
-        named_data = _resolved(path) == _resolved(data)  # a file named data breaks the pack
+        top = _inside(path, pack, top_only=True)
+        # read as Windows opens the name too ('new.yaml.', 'new.yaml::$DATA' are new.yaml)
+        yaml_here = top and any(r[-1:] in (["yaml"], ["yml"]) for r in _readings(path))
+        windows_data = top and _windows_base(path) == "data"
+        named_data = windows_data or _resolved(path) == _resolved(data)  # breaks the pack
         if yaml_here or named_data or _inside(path, data):
             raise InputError(
                 f"would become part of the rule pack {inert(pack)} (a YAML file at its top "
@@ -235,6 +238,12 @@ def named_json(name: str) -> bool:
 def _mime_json(suffix: str) -> bool:
     kind = mimetypes.guess_type(f"x.{suffix}", strict=False)[0] or ""
     return kind == "application/json" or kind.endswith("+json")
+
+
+def _windows_base(name: str) -> str:
+    """The file's name as Windows opens it: an NTFS stream name cut off at the first colon,
+    trailing dots and spaces stripped, case folded ('Data.', 'data::$DATA' are data)."""
+    return os.path.basename(name).split(":")[0].rstrip(" .").lower()
 
 
 def _readings(name: str) -> list[list[str]]:
