@@ -243,7 +243,12 @@ def _mime_json(suffix: str) -> bool:
 def _windows_base(name: str) -> str:
     """The file's name as Windows opens it: an NTFS stream name cut off at the first colon,
     trailing dots and spaces stripped, case folded ('Data.', 'data::$DATA' are data)."""
-    return os.path.basename(name).split(":")[0].rstrip(" .").lower()
+    return _as_windows(os.path.basename(name).lower())
+
+
+def _as_windows(base: str) -> str:
+    """A lower-case base name with what Windows drops: the stream name, trailing dots and spaces."""
+    return base.split(":")[0].rstrip(" .")
 
 
 def _readings(name: str) -> list[list[str]]:
@@ -252,7 +257,6 @@ def _readings(name: str) -> list[list[str]]:
     colon is part of the name)."""
     base = os.path.basename(name).lower()
     out = []
-    for reading in (base.split(":")[0], base):
-        stripped = reading.rstrip(" .")
+    for stripped in (_as_windows(base), base.rstrip(" .")):
         out.append([part.rstrip(" .") for part in stripped.split(".")[1:]])
     return out

@@ -111,18 +111,16 @@ def citation_problems(
     *,
     today: date,
     core: Path | None = None,
-    links: dict[str, frozenset[str]] | None = None,
 ) -> list[Problem]:
     """Every problem with the citations and dates of ``ruleset``, one each.
 
     Rules loaded from ``core`` (default: the bundled pack) must date and cite each
     evidence entry; other rules only need what they give to be valid. An entry that gives
-    a ``ref`` and a link must link a page its claim's row of sources.md lists (``links``,
-    default: the bundled docs/sources.md's).
+    a ``ref`` and a link must link a page its claim's row of docs/sources.md lists.
     """
-    claim_links = load_source_links() if links is None else links
     from advisor.resources import data_dir  # looked up when called, as rules.core_pack_dir
 
+    claim_links = load_source_links()
     core_dir = real_path(core or data_dir("rules"))
     lines = _Lines(ruleset)
     problems: list[Problem] = []
