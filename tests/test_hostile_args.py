@@ -246,7 +246,9 @@ def test_publish_never_replaces(
 def test_a_file_that_appears_after_the_check_is_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, renameat2: bool
 ) -> None:
-    """The race: another process creates the file between the check and the publish."""
+    """The race: another process creates the file between the check and the publish (the
+    named temporary file, where the system has no unnamed ones)."""
+    monkeypatch.setattr(safe_write, "_open_unnamed", lambda parent: None)
     if not renameat2:
         monkeypatch.setattr(safe_write, "_renameat2_noreplace", lambda src, dst: False)
     target = tmp_path / "report.md"
@@ -261,6 +263,28 @@ def test_a_file_that_appears_after_the_check_is_kept(
         write_atomic(str(target), "ours")
     assert target.read_text() == "written by someone else"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"]  # no temporary left
+
+
+def test_a_file_that_appears_before_an_unnamed_file_is_linked_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same race on Linux's unnamed temporary file (O_TMPFILE): the link fails."""
+    probe = safe_write._open_unnamed(str(tmp_path))
+    if probe is None:
+        pytest.skip("no O_TMPFILE here")
+    os.close(probe)
+    target = tmp_path / "report.md"
+    real = safe_write._link_unnamed
+
+    def racing(fd: int, name: str, parent: str, *, force: bool) -> None:
+        Path(name).write_text("written by someone else")
+        real(fd, name, parent, force=force)
+
+    monkeypatch.setattr(safe_write, "_link_unnamed", racing)
+    with pytest.raises(InputError, match="file exists"):
+        write_atomic(str(target), "ours")
+    assert target.read_text() == "written by someone else"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"]
 
 
 def test_renameat2_is_really_used_where_the_kernel_has_it(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from advisor.decide.engine import decide
 from advisor.decide.rules import load_ruleset
 from advisor.io.profiles import load_profile
 from advisor.model.errors import InputError
-from advisor.report.render import render_report
+from advisor.report.render import POLICY_META, render_report
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROFILE = FIXTURES / "report_injection.yaml"
@@ -106,7 +106,7 @@ def test_no_brace_from_the_data_reaches_a_custom_html_page(
 
 def test_the_templates_own_braces_and_markdown_output_are_left_alone(tmp_path: Path) -> None:
     path = _template(tmp_path, "{% raw %}{{ x }}{% endraw %} {{ profile.project.name|tojson }}\n")
-    assert _render(path, fmt="html").startswith("{{ x }} ")
+    assert _render(path, fmt="html").removeprefix(POLICY_META).startswith("{{ x }} ")
     assert "{{ 7*7 }}" in _render(path)  # Markdown: the data as it is
 
 
@@ -138,7 +138,7 @@ def test_tilde_joins_as_jinja_does(tmp_path: Path) -> None:
         tmp_path,
         '{% macro m(x) %}<i>{{ x }}</i>{% endmacro %}{{ m("a") ~ "!" }} {{ "<b>" ~ 1 }}\n',
     )
-    assert _render(path, fmt="html").strip() == "<i>a</i>! &lt;b&gt;1"
+    assert _render(path, fmt="html").removeprefix(POLICY_META).strip() == "<i>a</i>! &lt;b&gt;1"
     assert _render(path).strip() == "<i>a</i>! <b>1"
 
 

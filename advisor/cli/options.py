@@ -156,13 +156,26 @@ class AdvisorGroup(SubGroup):
         except InputError as exc:
             fail(exc)
         except Stopped as exc:
-            click.echo(f"advisor: stopped by {exc.name}; nothing was written", err=True)
+            click.echo(f"advisor: stopped by {exc.name}{_what_was_written()}", err=True)
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
-            click.echo("advisor: interrupted; nothing was written", err=True)
+            click.echo(f"advisor: interrupted{_what_was_written()}", err=True)
             sys.exit(130)
         except BrokenPipeError:  # the reader stopped reading (``advisor rules list | head``)
             reader_gone()
+
+
+def _what_was_written() -> str:
+    """How a stop message ends: '; nothing was written' only when nothing was (a stop can
+    land after a file was published, or while a report was going to standard output)."""
+    from advisor.cli.std_streams import STDOUT_STARTED
+    from advisor.io.safe_write import PUBLISHED
+
+    if PUBLISHED:
+        return " after writing " + ", ".join(inert(name) for name in PUBLISHED)
+    if STDOUT_STARTED:
+        return "; the output on standard output may be cut short"
+    return "; nothing was written"
 
 
 python_option = click.option(

@@ -168,6 +168,7 @@ def check_stdout() -> None:
         raise _closed_stdout()
 
 
+STDOUT_STARTED = False  # set once a result starts going to standard output
 TERMINAL_CHUNK = 65_536  # characters escaped for a terminal at a time
 
 
@@ -178,6 +179,8 @@ def write_stdout(text: str) -> None:
     to the command group, which ends silently with 141, as ``yes | head`` does.
     """
     check_stdout()
+    global STDOUT_STARTED
+    STDOUT_STARTED = True  # a stop from here on says the output may be cut short
     stream = sys.stdout
     # a lone surrogate (a name that is not valid UTF-8) as the visible text \udcff, never
     # its raw bytes (0x80-0x9f are C1 controls) nor an encoding error under a strict locale

@@ -15,6 +15,7 @@ import yaml
 
 from advisor import __version__
 from advisor.frameworks import REGISTRY
+from advisor.model.terminal_text import inert
 from advisor.resources import data_dir
 
 
@@ -42,7 +43,8 @@ def framework_versions() -> dict[str, str | None]:
 
 
 def version_text() -> str:
-    """The lines ``advisor --version`` prints."""
+    """The lines ``advisor --version`` prints, each made inert: a distribution's metadata and
+    the interpreter's path come from the environment, and reach a terminal."""
     lines = [
         f"advisor {__version__}",
         f"ruleset {ruleset_version()}",
@@ -50,7 +52,7 @@ def version_text() -> str:
     ]
     for display, version in framework_versions().items():
         lines.append(f"{display} {version or 'not installed'}")
-    return "\n".join(lines)
+    return "\n".join(inert(line) for line in lines)
 
 
 def print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

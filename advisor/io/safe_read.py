@@ -1,10 +1,12 @@
 """One bounded reader for every input path (profiles, rule packs, questions, templates).
 
-The file is opened with ``O_NONBLOCK`` (a FIFO with no writer cannot block the open),
-checked with ``fstat`` *after* the open (so a symlink swapped in between cannot slip
-through), refused unless it is a regular file (``/dev/zero``, ``/dev/urandom``,
-``/dev/stdin``, FIFOs, sockets and directories all are), and read in chunks with the
-size limit enforced while reading, whatever ``st_size`` claimed.
+The path is looked up with ``stat`` first, so a device is refused without being opened
+(opening one can reset a board on a serial port or arm a watchdog); the file is then opened
+with ``O_NONBLOCK`` (a FIFO with no writer cannot block the open), checked again with
+``fstat`` *after* the open (so a symlink swapped in between cannot slip through), refused
+unless it is a regular file (``/dev/zero``, ``/dev/urandom``, ``/dev/stdin``, FIFOs,
+sockets and directories all are), and read in chunks with the size limit enforced while
+reading, whatever ``st_size`` claimed.
 """
 
 from __future__ import annotations
@@ -55,6 +57,14 @@ def real_path(path: str | os.PathLike[str]) -> Path:
         raise InputError(_OPEN_ERRORS[errno.ELOOP], path=os.fspath(path)) from None
 
 
+def _refuse_unless_regular(mode: int, name: str) -> None:
+    for test, message in _KINDS:
+        if test(mode):
+            raise InputError(message, path=name)
+    if not stat.S_ISREG(mode):
+        raise InputError("is not a regular file", path=name)
+
+
 def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_BYTES) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; anything else is an InputError."""
     name = os.fspath(path)
@@ -62,16 +72,15 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_BYTES) -> bytes
         raise InputError("empty path; expected a file name", path="''")
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
+        # look before opening: opening a device has effects of its own (a serial port resets
+        # the board behind it, /dev/watchdog arms a reboot), so no device is ever opened
+        _refuse_unless_regular(os.stat(name).st_mode, name)
         fd = os.open(name, flags)
     except OSError as exc:
         raise InputError(os_reason(exc), path=name) from None
     try:
-        info = os.fstat(fd)
-        for test, message in _KINDS:
-            if test(info.st_mode):
-                raise InputError(message, path=name)
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError("is not a regular file", path=name)
+        info = os.fstat(fd)  # and again after: a link swapped in between is caught here
+        _refuse_unless_regular(info.st_mode, name)
         if info.st_size > limit:
             raise InputError(f"file is too large ({info.st_size} bytes, limit {limit})", path=name)
         chunks: list[bytes] = []
@@ -97,7 +106,8 @@ def read_text(path: str | os.PathLike[str], *, limit: int = MAX_BYTES) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        before = raw[: exc.start]  # lines as an editor counts them: \n, \r\n and a lone \r
+        line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
         raise InputError(
             f"not valid UTF-8 text (byte {exc.start}); is this a binary file?",
             path=os.fspath(path),

@@ -5,7 +5,11 @@ write itself goes to a temporary file in the target's directory that is then
 *published*: with ``--force`` by ``rename`` (replacing the old file), without it by an
 operation that fails if anything at all (a file, a dangling symlink, a FIFO) holds the
 name: ``renameat2(RENAME_NOREPLACE)`` where the kernel and file system offer it, else
-``link`` + ``unlink``. There is no window between a check and the rename.
+``link`` + ``unlink``. There is no window between a check and the rename. Where Linux
+offers it (O_TMPFILE), the temporary file has no name at all until it is linked into place,
+so even a process killed outright leaves nothing behind; a signal that asks the advisor to
+stop is held for the few system calls of the publish, and every published name is recorded
+(``PUBLISHED``) so that the stop message can say what was written.
 """
 
 from __future__ import annotations
@@ -15,8 +19,11 @@ import ctypes
 import ctypes.util
 import errno
 import os
+import secrets
+import signal
 import stat
 import tempfile
+from collections.abc import Iterator
 
 from advisor.io.safe_read import os_reason
 from advisor.model.errors import PATH_LIMIT, InputError
@@ -130,6 +137,30 @@ def _check_existing(path: str, info: os.stat_result, force: bool) -> None:
         raise InputError("file exists; use --force to overwrite it", path=path)
 
 
+# Every file this process has published, in order: a stop by a signal after one of them
+# says so, instead of "nothing was written" (advisor/cli/options.py).
+PUBLISHED: list[str] = []
+
+_HELD = tuple(
+    s for s in (getattr(signal, n, None) for n in ("SIGINT", "SIGTERM", "SIGHUP")) if s is not None
+)
+
+
+@contextlib.contextmanager
+def _stop_signals_held() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP for the few system calls of a publish; one that
+    arrives meanwhile is delivered right after (where the platform can hold signals)."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:
+        yield
+        return
+    before = mask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, before)
+
+
 def write_atomic(path: str, text: str, *, force: bool = False, private: bool = False) -> None:
     """Write ``text`` to ``path`` via a temporary file; keep an existing file unless ``force``.
 
@@ -142,17 +173,30 @@ def write_atomic(path: str, text: str, *, force: bool = False, private: bool = F
     tmp_name = None
     try:
         mode = 0o600 if private else _kept_mode(name) if force else 0o666 & ~_umask()
+        unnamed = _open_unnamed(parent)
+        if unnamed is not None:
+            with os.fdopen(unnamed, "w", encoding="utf-8") as handle:
+                os.fchmod(handle.fileno(), mode)
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+                with _stop_signals_held():
+                    _link_unnamed(handle.fileno(), name, parent, force=force)
+                    PUBLISHED.append(name)
+            return
         fd, tmp_name = tempfile.mkstemp(prefix=".advisor-", suffix=".tmp", dir=parent)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             os.fchmod(handle.fileno(), mode)  # on the open file: no path to swap meanwhile
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        if force:
-            os.replace(tmp_name, name)
-        else:
-            publish_no_replace(tmp_name, name)
-        tmp_name = None
+        with _stop_signals_held():  # published and recorded as one step, never half
+            if force:
+                os.replace(tmp_name, name)
+            else:
+                publish_no_replace(tmp_name, name)
+            tmp_name = None
+            PUBLISHED.append(name)
     except FileExistsError:
         raise InputError("file exists; use --force to overwrite it", path=name) from None
     except PermissionError:
@@ -163,6 +207,44 @@ def write_atomic(path: str, text: str, *, force: bool = False, private: bool = F
         if tmp_name:
             with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
+
+
+def _open_unnamed(parent: str) -> int | None:
+    """A file with no name yet in ``parent`` (Linux's O_TMPFILE), or None where the system or
+    the file system has none: a process killed while writing it (SIGKILL, the OOM killer)
+    leaves nothing behind, since the file gets its name only when it is complete."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag or not os.path.isdir("/proc/self/fd"):
+        return None
+    try:
+        return os.open(parent, flag | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as exc:
+        if exc.errno in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT):
+            return None  # this file system cannot: a named temporary file instead
+        raise
+
+
+def _link_unnamed(fd: int, name: str, parent: str, *, force: bool) -> None:
+    """Give the unnamed file ``fd`` the name ``name``: without ``force`` only if nothing holds
+    the name (link fails with EEXIST), with it by a link to a temporary name renamed over.
+    (os.link follows /proc/self/fd/N's link only through linkat, that is with a folder fd.)"""
+    src = f"/proc/self/fd/{fd}"
+    leaf = os.path.basename(name)
+    folder = os.open(parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+    try:
+        if not force:
+            os.link(src, leaf, dst_dir_fd=folder, follow_symlinks=True)
+            return
+        tmp = f".advisor-{secrets.token_hex(6)}.tmp"
+        os.link(src, tmp, dst_dir_fd=folder, follow_symlinks=True)
+        try:
+            os.replace(tmp, leaf, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=folder)
+            raise
+    finally:
+        os.close(folder)
 
 
 def publish_no_replace(src: str, dst: str) -> None:

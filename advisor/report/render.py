@@ -143,7 +143,26 @@ def render_custom_template(path: str, data: dict[str, Any], *, html: bool = Fals
     from advisor.io.safe_yaml import read_text_file
     from advisor.report.template_jail import render_isolated
 
-    return render_isolated(read_text_file(path), str(path), data, html=html)
+    text = render_isolated(read_text_file(path), str(path), data, html=html)
+    return with_policy(text) if html else text
+
+
+# The bundled HTML report carries the same policy in its <head> (templates/report.html.j2):
+# no script runs and nothing is fetched; inline CSS only.
+CONTENT_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
+POLICY_META = f'<meta http-equiv="Content-Security-Policy" content="{CONTENT_POLICY}">'
+_DOCTYPE = re.compile(r"\A(\ufeff?\s*<!doctype[^>]*>)", re.IGNORECASE)
+
+
+def with_policy(html: str) -> str:
+    """A custom HTML template's output with the report's content policy ahead of all its
+    own markup (after its doctype, so the page keeps its mode): a template from someone
+    else can write a <script> or an <img src="https://..."> that would send the report's
+    data away, and the browser runs and fetches neither. A policy the template adds can
+    only narrow this one."""
+    match = _DOCTYPE.match(html)
+    cut = match.end() if match else 0
+    return html[:cut] + POLICY_META + html[cut:]
 
 
 # --- Tidying ----------------------------------------------------------------------------

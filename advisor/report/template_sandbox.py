@@ -42,6 +42,7 @@ from advisor.report.brace_shield import (
 )
 from advisor.report.format_limits import MAX_WIDTH, check_format
 from advisor.report.jinja_options import options, report_globals, require_safe_jinja
+from advisor.report.opaque import opaque, unwrap
 from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, html_text
 
 # characters of an error's own text (Jinja's or Python's) shown in the one-line message: it
@@ -111,7 +112,14 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
             check_format(value.__self__, "{}")
         return wrapped
 
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        return opaque(super().getattr(unwrap(obj), attribute))
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        return opaque(super().getitem(unwrap(obj), argument))
+
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        __obj = unwrap(__obj)  # the sandbox checks the real callable, never its wrapper
         owner = getattr(__obj, "__self__", None)  # str, bytes and Markup methods alike
         if isinstance(owner, (str, bytes)) and not isinstance(__obj, type):
             name = getattr(__obj, "__name__", "")
@@ -129,7 +137,7 @@ class ReportSandbox(ImmutableSandboxedEnvironment):
         decodes = getattr(__obj, "__name__", "") in ("unescape", "striptags")
         if decodes and isinstance(owner, Markup) and __self.autoescape is True:
             return stand_ins(result)  # decoded entities: braces from the data stay inert
-        return result
+        return opaque(result)
 
 
 def _check_product(left: Any, right: Any) -> None:
@@ -177,7 +185,7 @@ def _result_capped(name: str, func: Any) -> Any:
         result = call(*args, **kwargs)
         if _too_big(result):
             raise SecurityError(f"'{name}' built more than {MAX_STRING} characters or items")
-        return result
+        return opaque(result)  # a generator or iterator keeps its address to itself
 
     return rewrap_filter(func, check)
 
@@ -227,6 +235,7 @@ def sandboxed_environment(*, html: bool) -> ReportSandbox:
             CONCAT: _capped_concat,
         }
     )
+    env.globals.update({name: opaque(value) for name, value in env.globals.items()})
     return env
 
 
