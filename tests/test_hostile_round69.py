@@ -199,3 +199,14 @@ def test_version_output_is_inert(monkeypatch: pytest.MonkeyPatch) -> None:
     text = version.version_text()
     assert "\x1b" not in text and "\x07" not in text
     assert "PyTorch 2.0" in text
+
+
+def test_a_hidden_rule_file_in_a_pack_is_refused(tmp_path: Path) -> None:
+    """Noted in round 69: a dotfile rule file (`.sneaky.yaml`, hidden from `ls`) was read
+    with the pack's visible ones, so its rules could veto a framework unseen."""
+    pack = tmp_path / "pk"
+    pack.mkdir()
+    (pack / ".sneaky.yaml").write_text("rules: []\n")
+    result = run("rules", "check", "pk", cwd=tmp_path)
+    assert result.code == 2, result.out
+    assert "a hidden rule file" in result.err and ".sneaky.yaml" in result.err

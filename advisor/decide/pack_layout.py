@@ -66,6 +66,13 @@ def check_user_pack(directory: Path) -> None:
                 "rule files end in .yaml or .yml, in lower case; this one would be skipped",
                 path=str(entry),
             )
+        if entry.suffix in (".yaml", ".yml") and entry.name.startswith("."):
+            raise InputError(
+                "a hidden rule file: `ls` does not show it, yet the pack would read it (and "
+                "its rules could veto a framework); rename it without the leading dot, or "
+                "move it out of the pack",
+                path=str(entry),
+            )
     data = directory / "data"
     if path_kind(data) == "dir":
         for entry in _entries(data):  # a README or .DS_Store beside it is left alone
