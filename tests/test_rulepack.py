@@ -98,7 +98,7 @@ def test_no_single_rule_dominates() -> None:
     # training hardware a framework cannot train on (HW109-110), and a framework the team
     # has decided to leave (LEG104-106)
     vetoing = {r.id for r in RULES if r.veto.items()}
-    assert vetoing == {"DEP001", "HW109", "HW110", "LEG104", "LEG105", "LEG106"}, vetoing
+    assert vetoing == {"DEP001", "DEP114", "HW109", "HW110", "LEG104", "LEG105", "LEG106"}, vetoing
 
 
 def test_probe_aware_rules_exist_for_the_speed_claims() -> None:
