@@ -205,6 +205,15 @@ def named_html(name: str) -> bool:
     return any(_html_suffixes(suffixes) for suffixes in _readings(name))
 
 
+def html_page(name: str) -> bool:
+    """Whether a browser opens the file as an HTML page, the only kind of document a
+    ``<meta>`` content policy reaches: its last suffix is .html or .htm, in every reading
+    of its name. An .xhtml, .svg or .xml file is parsed as XML (the policy is then an
+    element of no namespace, which no browser reads), an .hta runs in mshta with the
+    user's rights, .mht is a MIME archive, and a server page runs on its server."""
+    return all(suffixes[-1:] in (["html"], ["htm"]) for suffixes in _readings(name))
+
+
 def _html_suffixes(suffixes: list[str]) -> bool:
     if _HTML_SUFFIXES & set(suffixes):
         return True

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from advisor.cli.options import FORMATS, PROBE_LEVELS, SEED, progress, python_option
-from advisor.cli.output import emit, interpreter_paths, named_html, named_json
+from advisor.cli.output import emit, html_page, interpreter_paths, named_html, named_json
 from advisor.model.errors import InputError
 
 
@@ -220,6 +220,13 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
     if template and output and named_json(str(output)):
         raise InputError(
             "--template renders Markdown or HTML, so its output cannot be named .json",
+            field="--output",
+        )
+    if template and output and output != "-" and named_html(output) and not html_page(output):
+        raise InputError(
+            "a custom template's HTML is written only to an .html or .htm file: the content "
+            "policy that stops its scripts reaches a browser only in an HTML page (.svg, "
+            ".xhtml and .xml are read as XML, an .hta runs outside the browser)",
             field="--output",
         )
     source = click.get_current_context().get_parameter_source("fmt")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from html import unescape
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader
@@ -144,6 +145,13 @@ def render_custom_template(path: str, data: dict[str, Any], *, html: bool = Fals
     from advisor.report.template_jail import render_isolated
 
     text = render_isolated(read_text_file(path), str(path), data, html=html)
+    if html and refreshes(text):
+        raise InputError(
+            'its HTML holds a <meta http-equiv="refresh">, which opens another page as soon '
+            "as the report is opened (with the report's data in its address, if the template "
+            "puts it there), and no content policy stops it: remove it",
+            path=str(path),
+        )
     return with_policy(text) if html else text
 
 
@@ -151,7 +159,32 @@ def render_custom_template(path: str, data: dict[str, Any], *, html: bool = Fals
 # no script runs and nothing is fetched; inline CSS only.
 CONTENT_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
 POLICY_META = f'<meta http-equiv="Content-Security-Policy" content="{CONTENT_POLICY}">'
-_DOCTYPE = re.compile(r"\A(\ufeff?\s*<!doctype[^>]*>)", re.IGNORECASE)
+# Only HTML's own blanks may come before the doctype: Python's \s also takes \v, NBSP and
+# the other Unicode spaces, which a browser reads as text, so the page's body would start
+# there and the policy after the doctype would land in it, where a browser ignores it.
+_DOCTYPE = re.compile(r"\A(\ufeff?[\t\n\f\r ]*<!doctype[^>]*>)", re.IGNORECASE)
+
+
+# Every http-equiv a browser could read: the attribute's name is never decoded, so it
+# is in the text as written (any case); its value is read as the browser reads it, with
+# character references decoded, and blanks and NULs around or inside it are ignored, so
+# the check errs only towards refusing (a 'refresh' inside a longer value counts too).
+_HTTP_EQUIV = re.compile(
+    r"""http-equiv[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >]*))""",
+    re.IGNORECASE,
+)
+
+
+def refreshes(html: str) -> bool:
+    """Whether a custom template's HTML may hold a ``<meta http-equiv="refresh">``: a
+    browser follows it when the page opens, to any address, whatever the content policy
+    says (a policy governs what a page fetches, not where it navigates)."""
+    for match in _HTTP_EQUIV.finditer(html):
+        value = next(group for group in match.groups() if group is not None)
+        for text in (value, unescape(value)):
+            if "refresh" in re.sub(r"[\s\x00]+", "", text).lower():
+                return True
+    return False
 
 
 def with_policy(html: str) -> str:
