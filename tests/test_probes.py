@@ -312,6 +312,7 @@ def test_markdown_template_renders_every_status() -> None:
         0.1,
         [],
     ).to_json()
+    env["env_vars"] = {"XLA_FLAGS": "--a|b"}  # outside a table: shown as set, no backslash
     text = render_template(
         "probe.md.j2",
         {
@@ -329,6 +330,7 @@ def test_markdown_template_renders_every_status() -> None:
     )
     assert "| matmul | pytorch | gflops | 150 |" in text and "noisy" in text
     assert "SIGSEGV \\| tail" in text and "cached figures" in text
+    assert "Settings in the environment: `XLA_FLAGS=--a|b`" in text
 
 
 def test_parent_modules_never_import_a_framework() -> None:

@@ -96,6 +96,10 @@ def test_code_span_and_fence_hold_text_verbatim(text: str) -> None:
     if expected.strip():
         assert [c.type for c in children] == ["code_inline"]
         assert children[0].content.strip() == expected.replace("|", "\\|").strip()
+    outside = _inline_children(md_code(text, table=False))
+    if expected.strip():  # outside a table a pipe stays a pipe: no backslash shows
+        assert [c.type for c in outside] == ["code_inline"]
+        assert outside[0].content.strip() == expected.strip()
     fenced = md_fence(text + "\n```\n~~~\n" + text, "python")
     tokens = MD.parse(fenced)
     assert [t.type for t in tokens] == ["fence"]

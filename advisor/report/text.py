@@ -101,16 +101,19 @@ def md_block(text: Any, prefix: str = "> ") -> str:
     return "\n".join(out)
 
 
-def md_code(text: Any) -> str:
+def md_code(text: Any, table: bool = True) -> str:
     """An inline code span that holds ``text`` verbatim, whatever backticks it has.
 
-    Pipes are escaped because GFM splits table cells on them even inside code spans.
+    Pipes are escaped because GFM splits table cells on them even inside code spans; a
+    span outside any table (``|code(table=false)``) keeps them as they are, since there
+    the backslash would show.
     """
     value = " ".join(_clean(text).split())
     longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
     ticks = "`" * (longest + 1)
     pad = " " if value.startswith("`") or value.endswith("`") or not value.strip() else ""
-    return f"{ticks}{pad}{value.replace('|', chr(92) + '|')}{pad}{ticks}"
+    value = value.replace("|", chr(92) + "|") if table else value
+    return f"{ticks}{pad}{value}{pad}{ticks}"
 
 
 def md_fence(text: Any, info: str = "") -> str:
