@@ -258,7 +258,7 @@ def test_gradients_of_gradients_get_no_torch_compile_and_a_risk_saying_why() -> 
     d = _decide(forces)
     assert d.recommendation.framework == "pytorch"
     assert "torch.compile" not in [s.name for s in d.recommendation.stack]
-    assert any(r.rule == "ECO105" and "double backward" in r.text for r in d.risks)
+    assert any(r.rule == "PERF102" and "double backward" in r.text for r in d.risks)
 
 
 def test_sharding_and_pretraining_stacks_follow_the_model_size() -> None:
