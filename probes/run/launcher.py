@@ -43,6 +43,7 @@ class Attempt:
     elapsed: float = 0.0
     tail: str = ""
     kernels: list[str] = field(default_factory=list)  # kernels a live worker can time again
+    asked: frozenset[str] = frozenset()  # the probes this child was asked to run
     live: LiveWorker | None = None  # the worker, still running, when asked to keep it alive
 
     def death(self) -> str:
@@ -167,7 +168,7 @@ def run_attempt(
     ``keep_alive`` a child that reports ``done`` is left running, in ``attempt.live``
     (its command must carry ``--serve``); the caller must ``close()`` it.
     """
-    attempt = Attempt()
+    attempt = Attempt(asked=frozenset(probes))
     out_path = events_path.with_suffix(".stdout")
     err_path = events_path.with_suffix(".stderr")
     with open(out_path, "wb") as out_f, open(err_path, "wb") as err_f:
@@ -321,13 +322,16 @@ def _handle(
         attempt.env = trust.clean_env(event)
         return now + GAP_TIMEOUT, now
     if kind == "import_error":
-        attempt.import_error = event
+        attempt.import_error = trust.clean_import_error(event)
         return deadline, phase_start
-    if kind == "start" and isinstance(event.get("probe"), str):
-        attempt.current = event["probe"]
-        return now + timeouts(event["probe"]), now
-    if kind == "result" and isinstance(event.get("probe"), str):
-        probe = event["probe"]
+    probe = event.get("probe")
+    if not isinstance(probe, str):
+        probe = None
+    if kind == "start" and probe in attempt.asked:  # a probe it was not asked for is no
+        # start (the catalog may not even know its timeout)
+        attempt.current = probe
+        return now + timeouts(probe), now
+    if kind == "result" and probe is not None:
         result = {k: v for k, v in event.items() if k not in ("event", "probe")}
         if not trust.valid_result(result):
             result = {"status": "failed", "reason": "the worker sent a result of the wrong shape"}

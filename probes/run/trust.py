@@ -300,6 +300,21 @@ def clean_env(event: dict[str, Any]) -> dict[str, Any]:
     return env
 
 
+def clean_import_error(event: dict[str, Any]) -> dict[str, Any]:
+    """A worker's ``import_error`` event as a real worker writes it: ``missing`` a boolean,
+    the reason a text cut at MAX_TEXT characters (it lands in every probe's reason), the
+    module a short text or nothing."""
+    reason, module = event.get("reason"), event.get("module")
+    clean: dict[str, Any] = {
+        "event": "import_error",
+        "missing": event.get("missing") is True,
+        "reason": reason[:MAX_TEXT] if isinstance(reason, str) else "",
+    }
+    if isinstance(module, str) and len(module) <= MAX_TEXT:
+        clean["module"] = module
+    return clean
+
+
 def _device(entry: Any) -> bool:
     """A device as a real worker reports it: a kind and a name (texts), an index if any."""
     return (
