@@ -189,8 +189,8 @@ def test_java_on_a_phone_is_android_not_a_jvm_server() -> None:
             {"team": {"languages": ["java"]}, "deployment": {"targets": ["server"]}}
         ).rules
     }
-    assert "TEAM103" in phone and "TEAM104" not in phone
-    assert "TEAM104" in server and "TEAM103" not in server
+    assert "PROD108" in phone and "PROD109" not in phone
+    assert "PROD109" in server and "PROD108" not in server
 
 
 def test_the_schema_names_its_draft_and_checks_numbers_written_as_text() -> None:
