@@ -196,7 +196,16 @@ else:
 
 
 class Team(Section):
-    size: int = Field(3, ge=1, le=100_000, description="People who will write model code.")
+    size: int = Field(
+        3,
+        ge=1,
+        le=100_000,
+        description="People who will write model code.",
+        json_schema_extra=display_only(
+            "no rule reads it: a team's size says who writes the code, not which framework "
+            "fits (what the team knows does)"
+        ),
+    )
     new_to_deep_learning: StrictBool = Field(
         False, description="True if most of the team is new to deep learning."
     )
