@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from probes.catalog import FRAMEWORKS
@@ -34,7 +35,7 @@ def check_agreement(probes: list[ProbeRecord]) -> list[str]:
         for probe in group[1:]:
             check = probe.check or {}
             diff = _max_rel_diff(check, ref_check)
-            rtol = max(float(check.get("rtol", 1e-3)), float(ref_check.get("rtol", 1e-3)))
+            rtol = max(_figure(check.get("rtol"), 1e-3), _figure(ref_check.get("rtol"), 1e-3))
             agrees = diff is not None and diff <= rtol
             check.update(
                 agrees=agrees,
@@ -60,13 +61,25 @@ def _max_rel_diff(check: dict[str, Any], ref: dict[str, Any]) -> float | None:
         return None
     if len(values) != len(ref_values) or not values:
         return None
-    scale = max(float(check.get("scale", 0.0)), float(ref.get("scale", 0.0)), 1e-12)
+    scale = max(_figure(check.get("scale"), 0.0), _figure(ref.get("scale"), 0.0), 1e-12)
     worst = 0.0
     for a, b in zip(values, ref_values, strict=True):
         if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
             return None
         worst = max(worst, abs(a - b) / max(abs(b), scale))
     return worst
+
+
+def _figure(value: Any, default: float) -> float:
+    """A check's scale or tolerance: a finite number, else ``default`` (a worker writes a
+    NaN it computed as null, and a foreign one writes what it likes)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    try:
+        number = float(value)
+    except OverflowError:
+        return default
+    return number if math.isfinite(number) else default
 
 
 def add_share_of_best(probes: list[ProbeRecord]) -> None:

@@ -12,7 +12,7 @@ import math
 import statistics
 from typing import Any
 
-from probes.catalog import NOISE_THRESHOLD
+from probes.catalog import LEVELS, NOISE_THRESHOLD, planned
 from probes.measure.significance import SIGN_AGREEMENT, clears, sign_agreement, verdict_text
 
 _ROUNDING = 1e-3  # a cached run's ratios and bounds are rounded to four digits
@@ -136,4 +136,27 @@ def comparisons_match_run(run: dict[str, Any]) -> bool:
                 return False
             if comparison.get("reason") != expected:
                 return False
+    return True
+
+
+def probes_match_run(run: dict[str, Any]) -> bool:
+    """Each probe record belongs to its run, as a measured run's do (probes/run/framework.py
+    keeps one record per probe the catalog plans for the framework at the run's level): no
+    probe and framework twice, a probe the catalog plans for that framework at that level, a
+    framework of the run, and no figures for one the run found not installed. A hand edit had
+    shown two float32 rates for JAX (72 and 361 GFLOP/s, the verdict's claims taking the
+    second), TensorFlow's figures beside "installed: no", and a training step in a quick run."""
+    level, frameworks = run.get("level"), run.get("frameworks")
+    found = run.get("environment", {}).get("frameworks", {})
+    seen: set[tuple[str, str]] = set()
+    for probe in run.get("probes", []):
+        pair = (probe["id"], probe["framework"])
+        if pair in seen or (frameworks is not None and pair[1] not in frameworks):
+            return False
+        seen.add(pair)
+        if level is not None and (level not in LEVELS or pair[0] not in planned(pair[1], level)):
+            return False
+        entry = found.get(pair[1])
+        if probe["status"] == "ok" and isinstance(entry, dict) and entry.get("installed") is False:
+            return False
     return True

@@ -17,7 +17,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from probes.run.consistency import comparison_agrees, comparisons_match_run, rate_matches_time
+from probes.run.consistency import (
+    comparison_agrees,
+    comparisons_match_run,
+    probes_match_run,
+    rate_matches_time,
+)
 
 MAX_NUMBER = 1e18  # any number anywhere in a cached run
 MAX_MEDIAN = 1e15  # a metric's median (GFLOP/s, seconds, ratios...)
@@ -67,7 +72,7 @@ def valid_run(run: Any, created: Any) -> bool:
         return False
     if not (_valid_environment(run["environment"]) and _bounded(run, 0)):
         return False
-    return comparisons_match_run(run)
+    return comparisons_match_run(run) and probes_match_run(run)
 
 
 _NUMBER_OR_NONE = ("number", None)
@@ -335,8 +340,30 @@ def valid_result(result: Any) -> bool:
         return False
     if any(k in params and params[k] is not None and not _number(params[k]) for k in _SIZES):
         return False
+    if not _typed(result, _RESULT) or not _worker_check(result.get("check")):
+        return False
+    noisy = result.get("noisy_metrics", [])
+    if not isinstance(noisy, list) or not all(isinstance(n, str) for n in noisy):
+        return False
     metrics = result.get("metrics", {})
     return isinstance(metrics, dict) and all(_valid_metric(m) for m in metrics.values())
+
+
+# What a real worker's result holds besides its metrics (probes/suite/common.py, worker.py):
+# the parent reads ``seconds`` as a number, so a text there had failed the framework's run.
+_RESULT = {"reason": (str, None), "seconds": ("number",), "check": (dict, None)}
+_WORKER_CHECK = {"name": (str,), "values": (list,), "scale": _NUMBER_OR_NONE}
+
+
+def _worker_check(check: Any) -> bool:
+    """A result's cross-framework check as a real worker writes it (probes/suite/data.py):
+    a name, a list of values, a scale and a tolerance that are numbers (a NaN a worker
+    computed arrives as null). A text tolerance or a check without a name had stopped
+    `advisor probe` with a traceback."""
+    if check is None:
+        return True
+    rtol = check.get("rtol")
+    return _typed(check, _WORKER_CHECK, ("name",)) and (rtol is None or _in_range(rtol))
 
 
 def open_regular(path: str | Path) -> IO[bytes] | None:
