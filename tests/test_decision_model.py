@@ -91,8 +91,14 @@ def test_neutral_priorities_said_explicitly_fire_no_preference_rule() -> None:
 def test_every_profile_field_is_read_by_a_rule_or_marked_display_only() -> None:
     read = set().union(*(r.condition.fields() for r in PACK.rules if r.condition))
     read |= {f"priorities.{p}" for c in PACK.meta.criteria for p in c.priorities}
+    # Read by no bundled rule since ECO009 was retired (ruleset 2026.12.38), and said so in
+    # its description; not display-only, so a user's own pack may still read it.
+    pack_only = {"team.size"}
     unread = []
     for path in PROFILE_PATHS:
+        if path in pack_only:
+            assert "No bundled rule reads it" in (model_field(path)[1].description or "")
+            continue
         _, info = model_field(path)
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         if path not in read and DISPLAY_ONLY not in extra:

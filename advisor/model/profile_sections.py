@@ -200,10 +200,10 @@ class Team(Section):
         3,
         ge=1,
         le=100_000,
-        description="People who will write model code.",
-        json_schema_extra=display_only(
-            "no rule reads it: a team's size says who writes the code, not which framework "
-            "fits (what the team knows does)"
+        description=(
+            "People who will write model code. No bundled rule reads it (a team's size says "
+            "who writes the code, not which framework fits; what the team knows does); your "
+            "own rules may."
         ),
     )
     new_to_deep_learning: StrictBool = Field(
