@@ -18,7 +18,7 @@ from probes.run import launcher, trust
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="fake interpreters need a shebang")
 
 
-def _worker(tmp_path: Path, *events: dict[str, object]) -> Path:
+def fake_worker(tmp_path: Path, *events: dict[str, object]) -> Path:
     """An interpreter that answers the advisor's inspection as the real one does, and whose
     worker only writes ``events`` to its events file."""
     source = tmp_path / "fake-events.jsonl"
@@ -71,7 +71,7 @@ def test_an_import_errors_reason_is_cut_like_every_other_text_a_worker_writes(
     assert trust.clean_import_error({**real, "module": "torch"}) == {**real, "module": "torch"}
     assert trust.clean_import_error({"event": "import_error", "reason": ["x"]})["reason"] == ""
 
-    fake = _worker(tmp_path, event)
+    fake = fake_worker(tmp_path, event)
     env = {"ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
     result = run("probe", "--level", "full", "--python", str(fake), "--format", "json",
                  cwd=tmp_path, env=env, timeout=120)  # fmt: skip
@@ -95,7 +95,7 @@ def test_a_start_of_a_probe_the_worker_was_not_asked_for_is_no_start(
 
 def test_a_foreign_worker_naming_an_unknown_probe_keeps_its_results(tmp_path: Path) -> None:
     ok = {"event": "result", "probe": "matmul", "status": "ok", "metrics": {}, "params": {}}
-    fake = _worker(tmp_path, {"event": "env"}, ok, {"event": "start", "probe": "no-such-probe"})
+    fake = fake_worker(tmp_path, {"event": "env"}, ok, {"event": "start", "probe": "no-such-probe"})
     env = {"ADVISOR_CACHE_DIR": str(tmp_path / "cache"), "ADVISOR_PROBE_HIDE": "jax,tensorflow"}
     result = run("probe", "--python", str(fake), "--format", "json", cwd=tmp_path, env=env,
                  timeout=120)  # fmt: skip

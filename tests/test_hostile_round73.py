@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from hostile_support import assert_clean, run
+from test_hostile_round72 import fake_worker
 
 from probes.records import ProbeRecord
 from probes.run import cache, launcher, trust
@@ -147,22 +148,7 @@ def test_a_check_a_worker_computed_as_nan_does_not_stop_the_run() -> None:
     assert len(warnings) == 1
 
 
-def _fake(tmp_path: Path, *events: dict[str, object]) -> Path:
-    """An interpreter that answers the advisor's inspection as the real one does, and whose
-    worker only writes ``events``."""
-    source = tmp_path / "fake-events.jsonl"
-    source.write_text("".join(json.dumps(event) + "\n" for event in events))
-    fake = tmp_path / "fakepy"
-    fake.write_text(
-        f"#!{sys.executable}\n"
-        "import os, sys\n"
-        "if 'probes.run.worker' not in sys.argv:\n"
-        f"    os.execv({sys.executable!r}, [{sys.executable!r}, *sys.argv[1:]])\n"
-        "out = sys.argv[sys.argv.index('--out') + 1]\n"
-        f"open(out, 'a').write(open({str(source)!r}).read())\n"
-    )
-    fake.chmod(0o755)
-    return fake
+_fake = fake_worker  # the fake interpreter of round 72
 
 
 @pytest.mark.skipif(os.name != "posix", reason="fake interpreters need a shebang")
