@@ -145,11 +145,28 @@ def render_custom_template(path: str, data: dict[str, Any], *, html: bool = Fals
     from advisor.report.template_jail import render_isolated
 
     text = render_isolated(read_text_file(path), str(path), data, html=html)
+    if html and ESCAPE in text:  # before the checks below: it can hide from them too
+        raise InputError(
+            "its HTML holds an escape character (U+001B), which a browser reading the page "
+            "as ISO-2022-JP (a charset the page may declare) takes as a switch to another "
+            "character set: the bytes after it, the report's content policy or a "
+            '<meta http-equiv="refresh"> among them, would be read as other text, and the '
+            "template's scripts would run: remove it",
+            path=str(path),
+        )
     if html and refreshes(text):
         raise InputError(
             'its HTML holds a <meta http-equiv="refresh">, which opens another page as soon '
             "as the report is opened (with the report's data in its address, if the template "
             "puts it there), and no content policy stops it: remove it",
+            path=str(path),
+        )
+    if html and connects_ahead(text):
+        raise InputError(
+            'its HTML holds a <link rel="preconnect"> or rel="dns-prefetch", which makes the '
+            "browser look up and connect to that host as soon as the report is opened (with "
+            "the report's data in the host's name, if the template puts it there), and no "
+            "content policy stops it: remove it",
             path=str(path),
         )
     return with_policy(text) if html else text
@@ -165,6 +182,14 @@ POLICY_META = f'<meta http-equiv="Content-Security-Policy" content="{CONTENT_POL
 _DOCTYPE = re.compile(r"\A(\ufeff?[\t\n\f\r ]*<!doctype[^>]*>)", re.IGNORECASE)
 
 
+# ISO-2022-JP, which a page may declare (<meta charset>) and a browser may guess, is the one
+# encoding a browser offers that reads ASCII bytes as other characters: ESC $ B switches to
+# JIS X 0208, where each pair of bytes is one character, and ESC ( B back, itself read as
+# nothing. So an escape before the policy turns it into kanji (Chromium then ran the
+# template's script), and 're<ESC>(Bfresh' is 'refresh' to the browser, not to the checks.
+ESCAPE = "\x1b"
+
+
 # Every http-equiv a browser could read: the attribute's name is never decoded, so it
 # is in the text as written (any case); its value is read as the browser reads it, with
 # character references decoded, and blanks and NULs around or inside it are ignored, so
@@ -175,14 +200,40 @@ _HTTP_EQUIV = re.compile(
 )
 
 
+# Every rel a browser could read, found and read the same way: a <link> whose rel is
+# preconnect or dns-prefetch makes the browser resolve the host, and for preconnect open a
+# connection to it (its name in the TLS handshake), when the page opens, and no content
+# policy governs either (Chromium does both under the report's `default-src 'none'`).
+_REL = re.compile(
+    r"""rel[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >]*))""",
+    re.IGNORECASE,
+)
+
+
 def refreshes(html: str) -> bool:
     """Whether a custom template's HTML may hold a ``<meta http-equiv="refresh">``: a
     browser follows it when the page opens, to any address, whatever the content policy
     says (a policy governs what a page fetches, not where it navigates)."""
-    for match in _HTTP_EQUIV.finditer(html):
+    return _attribute_says(html, _HTTP_EQUIV, ("refresh",))
+
+
+def connects_ahead(html: str) -> bool:
+    """Whether a custom template's HTML may hold a ``<link rel="preconnect">`` or
+    ``rel="dns-prefetch"``: the browser looks the host up (and connects to it) as the page
+    opens, whatever the content policy says, so a host named after the report's data would
+    carry that data away with no click."""
+    return _attribute_says(html, _REL, ("preconnect", "dns-prefetch"))
+
+
+def _attribute_says(html: str, attribute: re.Pattern[str], words: tuple[str, ...]) -> bool:
+    """Whether a value of ``attribute`` holds one of ``words``, read as a browser reads it
+    (character references decoded) and with blanks and NULs ignored: errs only towards
+    yes."""
+    for match in attribute.finditer(html):
         value = next(group for group in match.groups() if group is not None)
-        for text in (value, unescape(value)):
-            if "refresh" in re.sub(r"[\s\x00]+", "", text).lower():
+        for text in (value, unescape(value)) if "&" in value else (value,):
+            flat = re.sub(r"[\s\x00]+", "", text).lower()
+            if any(word in flat for word in words):
                 return True
     return False
 
