@@ -85,3 +85,26 @@ def test_an_escape_that_reads_the_policy_as_other_text_is_refused(
     assert not (tmp_path / "r.html").exists()
     plain = _render(tmp_path, '<!doctype html><meta charset="iso-2022-jp"><p>r</p>\n')
     assert plain.code == 0, plain.err  # the charset alone changes nothing: ASCII stays ASCII
+
+
+@pytest.mark.parametrize("fmt", ["html", "markdown"])
+@pytest.mark.parametrize("name", ["r.json", "r.JSON", "r.geojson", "r.json."])
+def test_an_explicit_format_is_not_written_to_a_file_named_as_json(
+    tmp_path: Path, fmt: str, name: str
+) -> None:
+    """Noticed in round 74: `--format html -o r.json` wrote an HTML page into a file every
+    JSON reader then failed on (a template's output already could not be named .json)."""
+    result = run("recommend", "--example", "student-starter", "--probes", "none",
+                 "--format", fmt, "-o", name, cwd=tmp_path)  # fmt: skip
+    _one_line(result, "--output", f"--format {fmt}", "--format json")
+    assert not list(tmp_path.iterdir())
+    kept = run("recommend", "--example", "student-starter", "--probes", "none",
+               "--format", "json", "-o", "r.json", cwd=tmp_path)  # fmt: skip
+    assert kept.code == 0, kept.err
+
+
+def test_advisor_probe_writes_no_markdown_to_a_file_named_as_json(tmp_path: Path) -> None:
+    """The same for `advisor probe`, refused before any probe runs."""
+    result = run("probe", "--format", "markdown", "-o", "p.json", cwd=tmp_path)
+    _one_line(result, "--output", "--format markdown", "--format json")
+    assert not list(tmp_path.iterdir())

@@ -92,7 +92,14 @@ def _format_for(fmt: str, output: str | None) -> str:
             "one a browser or web server reads as HTML, XML or a server page: name it .md or .json",
             field="--output",
         )
-    source = click.get_current_context().get_parameter_source("fmt")
-    if source == click.core.ParameterSource.DEFAULT and output and named_json(output):
-        return "json"
+    if output and named_json(output):
+        source = click.get_current_context().get_parameter_source("fmt")
+        if source == click.core.ParameterSource.DEFAULT:
+            return "json"
+        if fmt != "json":  # a JSON reader would fail on Markdown
+            raise InputError(
+                f"--format {fmt} cannot be written to a file named as JSON: "
+                "name it .md, or pass --format json",
+                field="--output",
+            )
     return fmt

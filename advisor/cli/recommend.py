@@ -239,6 +239,13 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
                 f"name it .{'json' if fmt == 'json' else 'md'}, or pass --format html",
                 field="--output",
             )
+        if output and fmt != "json" and named_json(str(output)):
+            # a JSON reader (a script, a pipeline) would fail on Markdown or HTML
+            raise InputError(
+                f"--format {fmt} cannot be written to a file named as JSON: "
+                f"name it .{'html' if fmt == 'html' else 'md'}, or pass --format json",
+                field="--output",
+            )
         return fmt
     if any(named_html(str(name)) for name in (template, output) if name):
         return "html"
