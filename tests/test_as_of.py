@@ -243,7 +243,7 @@ def test_rules_check_counts_an_ended_rule(tmp_path: Path) -> None:
     ended = rule_dict(holds={**HOLDS, "since": "2019-01", "until": "2021-01"})
     pack = str(write_pack(tmp_path, ended))
     result = CliRunner().invoke(cli_main, ["rules", "check", pack])
-    assert result.exit_code == 0 and result.output.startswith("ok: 1 rules valid")
+    assert result.exit_code == 0 and result.output.startswith("ok: 1 rule valid")
 
 
 @pytest.mark.parametrize(

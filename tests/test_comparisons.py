@@ -204,3 +204,16 @@ def test_a_rate_not_compared_in_rounds_decides_only_clear_of_its_spread() -> Non
     assert not clear_of_noise(index((280, 30), (300, 20)), "matmul", "gflops_bf16", "jax")
     # wide spreads that reach into the +/-10% band: no measurable difference
     assert not clear_of_noise(index((250, 60), (300, 60)), "matmul", "gflops_bf16", "jax")
+
+
+def test_a_wide_interval_is_inconclusive_not_parity() -> None:
+    """An interval that reaches past the threshold band (0.885-1.61 beside +/-10%) rules out
+    neither a difference nor its absence: the report's table says so instead of "no
+    measurable difference" (a reviewer read the latter as parity)."""
+    from advisor.report.workload import _no_difference
+
+    wide = {"interval": [0.885, 1.61], "threshold": 0.1, "ratio": 0.945}
+    narrow = {"interval": [0.97, 1.07], "threshold": 0.1, "ratio": 1.02}
+    assert _no_difference(wide).startswith("inconclusive")
+    assert _no_difference(narrow) == "no measurable difference"
+    assert _no_difference({"interval": None}) == "no measurable difference"

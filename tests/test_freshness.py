@@ -89,7 +89,7 @@ def test_a_user_pack_may_leave_out_ref_and_date_but_a_ref_it_gives_must_resolve(
     cli, tmp_path: Path
 ) -> None:
     code, out, err = cli("rules", "check", str(user_pack(tmp_path)), "--today", TODAY)
-    assert code == 0 and out.startswith("ok: 1 rules valid") and not err
+    assert code == 0 and out.startswith("ok: 1 rule valid") and not err
     other = tmp_path / "b"
     other.mkdir()
     pack = user_pack(other, "        ref: F-HFV5\n        checked: 2026-11-01\n")

@@ -39,7 +39,7 @@ def test_python_m_never_imports_a_module_from_the_working_folder(tmp_path: Path)
         (tmp_path / f"{name}.py").write_text(f"open({str(marker)!r}, 'w').write('{name}')\n")
     done = run("rules", "check", ".", cwd=tmp_path)
     assert done.code == 0, done.err
-    assert "1 rules valid" in done.out
+    assert "1 rule valid" in done.out
     assert not marker.exists(), marker.read_text()
 
 

@@ -17,7 +17,7 @@ def test_a_user_pack_counts_its_rules_from_inside(tmp_path: Path, spelling: str)
     shutil.copytree(PACK, pack)
     arg = str(pack) if spelling == "ABS" else spelling
     result = run("rules", "check", arg, cwd=pack)
-    assert result.code == 0 and result.out.startswith("ok: 1 rules valid"), result.err
+    assert result.code == 0 and result.out.startswith("ok: 1 rule valid"), result.err
 
 
 def test_a_bundled_file_is_checked_as_part_of_the_bundled_pack(tmp_path: Path) -> None:
@@ -35,7 +35,7 @@ def test_a_pack_of_linked_rule_files_keeps_its_rules(tmp_path: Path) -> None:
     (tmp_path / "pack").mkdir()
     (tmp_path / "pack" / "r.yaml").symlink_to("../store/r.yaml")
     result = run("rules", "check", "pack", cwd=tmp_path)
-    assert result.code == 0 and result.out.startswith("ok: 1 rules valid"), result.err
+    assert result.code == 0 and result.out.startswith("ok: 1 rule valid"), result.err
 
 
 def test_a_link_loop_and_the_root_folder(tmp_path: Path) -> None:

@@ -142,8 +142,9 @@ def check_rules(path: str | None, stale_days: int | None, today: dt.datetime | N
         else "citations resolve"
     )
     click.echo(
-        f"ok: {len(checked)} rules valid{history}, {len(checks)} consistency checks valid, "
-        f"{examples} examples passed, {cited}"
+        f"ok: {_count(len(checked), 'rule')} valid{history}, "
+        f"{_count(len(checks), 'consistency check')} valid, "
+        f"{_count(examples, 'example')} passed, {cited}"
     )
     if stale_days is None:
         return
@@ -188,3 +189,8 @@ def rule_sort_key(rule_id: str) -> tuple[str, int]:
     """PROTO2 before PROTO10: the prefix, then the number."""
     match = _ID.match(rule_id)
     return (match.group(1), int(match.group(2))) if match else (rule_id, 0)
+
+
+def _count(n: int, noun: str) -> str:
+    """'1 rule', '2 rules'."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

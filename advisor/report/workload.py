@@ -123,6 +123,22 @@ def _ratio(c: Comparison) -> float:
     return float(value) if isinstance(value, (int, float)) and value > 0 else 0.0
 
 
+def _no_difference(c: Comparison) -> str:
+    """'no measurable difference' when the interval lies within the threshold band, else
+    'inconclusive': an interval that reaches past the band either way rules out neither a
+    difference nor its absence (0.885-1.61 beside a 10% threshold is no evidence of parity)."""
+    interval, threshold = c.get("interval"), c.get("threshold")
+    if (
+        isinstance(interval, list)
+        and len(interval) == 2
+        and all(isinstance(v, (int, float)) and v > 0 for v in interval)
+        and isinstance(threshold, (int, float))
+        and (interval[0] < 1.0 / (1.0 + threshold) or interval[1] > 1.0 + threshold)
+    ):
+        return "inconclusive: the interval reaches past the threshold, so not scored"
+    return "no measurable difference"
+
+
 def comparisons(run: ProbeRun) -> list[dict[str, Any]]:
     """One row per interleaved comparison: the ratio, its interval and what it may decide."""
     rows = []
@@ -133,7 +149,7 @@ def comparisons(run: ProbeRun) -> list[dict[str, Any]]:
         elif decides(c):
             outcome = "a measurable difference: rules may score it"
         else:
-            outcome = "no measurable difference"
+            outcome = _no_difference(c)
         rows.append(
             {
                 "probe": probe_label(str(c.get("probe"))),
@@ -204,5 +220,5 @@ def load_text(env: dict[str, Any]) -> str:
         text += " on CPU " + ", ".join(str(p) for p in pinned)
     rounds = load.get("comparison_rounds")
     if isinstance(rounds, dict) and rounds.get("distorted"):
-        text += "; too busy to compare the frameworks fairly"
+        text += "; the comparison rounds still found it too busy to compare the frameworks fairly"
     return text
