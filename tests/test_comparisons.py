@@ -217,3 +217,23 @@ def test_a_wide_interval_is_inconclusive_not_parity() -> None:
     assert _no_difference(wide).startswith("inconclusive")
     assert _no_difference(narrow) == "no measurable difference"
     assert _no_difference({"interval": None}) == "no measurable difference"
+
+
+def test_rules_a_noisy_machine_kept_from_scoring_are_listed_as_standing_aside() -> None:
+    """A probe-aware rule whose `facts.noisy` guard failed stood aside because of the noise:
+    it is listed among the skipped rules with that reason (the list had come back empty,
+    while the README's JSON contract promises it), unlike a rule whose other answers rule
+    it out."""
+    from advisor.decide.engine import decide
+    from advisor.decide.rules import load_ruleset
+    from advisor.model.facts import Facts
+    from advisor.model.profile import Profile
+
+    profile = Profile.model_validate({"hardware": {"training": ["cpu"]}})
+    noisy = Facts(noisy=True, accelerator="cpu", jax_over_pytorch_train_step=2.0)
+    quiet = Facts(noisy=False, accelerator="cpu", jax_over_pytorch_train_step=2.0)
+    ruleset = load_ruleset()
+    skipped = {s.id: s.reason for s in decide(profile, noisy, ruleset).skipped_rules}
+    assert "PERF001" in skipped and "noisy" in skipped["PERF001"], skipped
+    fired = {r.id for r in decide(profile, quiet, ruleset).rules}
+    assert "PERF001" in fired

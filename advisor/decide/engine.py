@@ -229,6 +229,7 @@ def explain(
 
 NOT_MEASURED = "needs a measurement from the probes (run with --probes quick or higher)"
 NOT_IN_RUN = "needs a figure this run did not measure"
+NOISY = "not scored: the measurements were too noisy (other work kept the machine busy)"
 
 
 def _skip_reason(rule: Rule, facts: Facts) -> str:
@@ -238,6 +239,8 @@ def _skip_reason(rule: Rule, facts: Facts) -> str:
     found = [notes[p[6:]] for p in fields if p.startswith("facts.") and p[6:] in notes]
     if found:
         return "; ".join(found)
+    if facts.noisy and "facts.noisy" in fields:
+        return NOISY
     return NOT_MEASURED if facts.installed is None else NOT_IN_RUN
 
 

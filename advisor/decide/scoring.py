@@ -137,6 +137,8 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
                 skipped.append(rule)
             continue
         if not result:
+            if too_noisy(rule, context):
+                skipped.append(rule)
             continue
         fired.append(rule)
         weight = weights[rule.criterion]
@@ -382,3 +384,13 @@ def lead_of(outcome: Evaluation, model: DecisionModel) -> dict[str, Any]:
         "new_lead_decisive": decisive,
         "near_tie": not decisive and lead < model.medium_margin,
     }
+
+
+def too_noisy(rule: Rule, context: dict[str, Any]) -> bool:
+    """Whether a rule that did not fire stood aside only because the machine was too noisy
+    to measure: its ``facts.noisy`` guard failed, and with the noise unknown it would not be
+    false (so it is listed as standing aside, not as not applying)."""
+    assert rule.condition is not None
+    if context.get("facts.noisy") is not True or "facts.noisy" not in rule.condition.fields():
+        return False
+    return rule.condition.evaluate({**context, "facts.noisy": None}) is not False
