@@ -6,23 +6,9 @@ from pathlib import Path
 
 import pytest
 from hostile_support import run
+from test_hostile_round71 import SCRIPT, _one_line, _render
 
 from advisor.report.render import connects_ahead
-
-
-def _render(tmp_path: Path, template: str, *extra: str, name: str = "t.html.j2"):
-    (tmp_path / name).write_text(template, encoding="utf-8")
-    return run("recommend", "--example", "student-starter", "--probes", "none",
-               "--template", name, *extra, cwd=tmp_path)  # fmt: skip
-
-
-def _one_line(result, *parts: str) -> None:
-    assert result.code == 2, (result.code, result.out, result.err)
-    line = result.err.strip()
-    assert "\n" not in line and "Traceback" not in line, result.err
-    for part in parts:
-        assert part in line, line
-
 
 # each one made Chromium 150 resolve the host (and, for preconnect, open a TLS connection
 # to it, its name in the handshake) when the report was opened, under the report's policy
@@ -58,7 +44,6 @@ def test_links_the_policy_governs_and_the_words_in_text_are_kept(tmp_path: Path)
     assert connects_ahead("<link rel=preconnect href=//x>")
 
 
-SCRIPT = "<p id=p>safe</p><script>document.getElementById('p').textContent='PWNED'</script>"
 ESCAPED = [
     # ESC $ B in the doctype: the policy put after it was read as kanji, and the script ran
     f'<!doctype html\x1b$B><html><head>\x1b(B<meta charset="iso-2022-jp"></head>{SCRIPT}',
