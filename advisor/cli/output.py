@@ -269,3 +269,14 @@ def _readings(name: str) -> list[list[str]]:
     for stripped in (_as_windows(base), base.rstrip(" .")):
         out.append([part.rstrip(" .") for part in stripped.split(".")[1:]])
     return out
+
+
+def refuse_text_named_json(fmt: str, output: str | None, rename: str) -> None:
+    """An explicit Markdown or HTML format is never written to a file named as JSON: a
+    JSON reader (a script, a pipeline) would fail on it. ``rename`` is the suffix to offer."""
+    if output and fmt != "json" and named_json(str(output)):
+        raise InputError(
+            f"--format {fmt} cannot be written to a file named as JSON: "
+            f"name it .{rename}, or pass --format json",
+            field="--output",
+        )

@@ -83,7 +83,7 @@ def _format_for(fmt: str, output: str | None) -> str:
     """JSON for an output file named .json when --format was not given; an output file
     named as HTML is refused (this report is Markdown or JSON, and Markdown's escapes do
     not make text inert in a browser)."""
-    from advisor.cli.output import named_html, named_json
+    from advisor.cli.output import named_html, named_json, refuse_text_named_json
     from advisor.model.errors import InputError
 
     if output and named_html(output):  # a browser would run the HTML the text holds
@@ -92,14 +92,8 @@ def _format_for(fmt: str, output: str | None) -> str:
             "one a browser or web server reads as HTML, XML or a server page: name it .md or .json",
             field="--output",
         )
-    if output and named_json(output):
-        source = click.get_current_context().get_parameter_source("fmt")
-        if source == click.core.ParameterSource.DEFAULT:
-            return "json"
-        if fmt != "json":  # a JSON reader would fail on Markdown
-            raise InputError(
-                f"--format {fmt} cannot be written to a file named as JSON: "
-                "name it .md, or pass --format json",
-                field="--output",
-            )
+    source = click.get_current_context().get_parameter_source("fmt")
+    if source == click.core.ParameterSource.DEFAULT and output and named_json(output):
+        return "json"
+    refuse_text_named_json(fmt, output, "md")
     return fmt

@@ -8,7 +8,14 @@ from pathlib import Path
 import click
 
 from advisor.cli.options import FORMATS, PROBE_LEVELS, SEED, progress, python_option
-from advisor.cli.output import emit, html_page, interpreter_paths, named_html, named_json
+from advisor.cli.output import (
+    emit,
+    html_page,
+    interpreter_paths,
+    named_html,
+    named_json,
+    refuse_text_named_json,
+)
 from advisor.model.errors import InputError
 
 
@@ -239,13 +246,7 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
                 f"name it .{'json' if fmt == 'json' else 'md'}, or pass --format html",
                 field="--output",
             )
-        if output and fmt != "json" and named_json(str(output)):
-            # a JSON reader (a script, a pipeline) would fail on Markdown or HTML
-            raise InputError(
-                f"--format {fmt} cannot be written to a file named as JSON: "
-                f"name it .{'html' if fmt == 'html' else 'md'}, or pass --format json",
-                field="--output",
-            )
+        refuse_text_named_json(fmt, output, "html" if fmt == "html" else "md")
         return fmt
     if any(named_html(str(name)) for name in (template, output) if name):
         return "html"
