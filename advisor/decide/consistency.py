@@ -175,12 +175,13 @@ def _involved(check: Check, context: dict[str, Any]) -> list[str]:
 
 
 def load_pack_checks(
-    directories: list[Path], today: str, examples: int = 0
+    directories: list[Path], today: str, examples: int = 0, *, core_examples: bool = True
 ) -> tuple[tuple[Check, ...], dict[str, str]]:
     """The checks of every pack (each directory's ``data/consistency.yaml``, the core's
     first) and the file of each (id -> path); an id defined by two packs is refused,
     naming the second file and line. ``examples``: those the user packs' rules gave, to
-    which their checks' examples count (rule_examples.MAX_PACK_EXAMPLES)."""
+    which their checks' examples count (rule_examples.MAX_PACK_EXAMPLES);
+    ``core_examples`` False skips the core's own (as for its rules)."""
     out: list[Check] = []
     taken: dict[str, str] = {}
     budget = [examples]
@@ -190,7 +191,9 @@ def load_pack_checks(
             raise InputError("a rule pack's 'data' entry must be a directory", path=str(data))
         path = data / "consistency.yaml"
         user = directory is not directories[0]
-        for check in load_checks(path, today, taken, budget=budget if user else None):
+        budgeted = budget if user else None
+        run = user or core_examples
+        for check in load_checks(path, today, taken, budget=budgeted, examples=run):
             taken[check.id] = str(path)
             out.append(check)
         if sum(c.condition.size() for c in out if c.condition) > MAX_PACK_CONDITIONS:
@@ -207,9 +210,11 @@ def load_checks(
     taken: dict[str, str] | None = None,
     *,
     budget: list[int] | None = None,
+    examples: bool = True,
 ) -> tuple[Check, ...]:
     """Load consistency.yaml (none when the pack has no such file), running its examples
-    (``budget``: a user pack's examples so far, counted and bounded first);
+    unless ``examples`` is False (``budget``: a user pack's examples so far, counted and
+    bounded first);
     ``today`` (YYYY-MM, default the knowledge's month): no check may start after it;
     ``taken``: ids other packs already define (id -> file). A user pack's citations and
     dates are checked once the whole pack has loaded (citations.check_user_citations)."""
@@ -245,7 +250,8 @@ def load_checks(
             message = f"duplicate check id (already defined in {taken[check.id]})"
             raise _error(message, doc, (*loc, "id"), f"{label}: id")
         seen.add(check.id)
-        _run_examples(check, doc, loc, label)
+        if examples:
+            _run_examples(check, doc, loc, label)
         out.append(check)
     return tuple(out)
 

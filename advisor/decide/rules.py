@@ -234,8 +234,8 @@ def load_rule_file(
     doc: YamlDocument | None = None,
     *,
     examples: bool = True,
-) -> list[tuple[Rule, int | None]]:
-    """Load and validate one rules file; each rule comes with its line. ``examples``: run
+) -> list[Rule]:
+    """Load and validate one rules file, its rules in the file's order. ``examples``: run
     each rule's fixtures (advisor.decide.rule_examples)."""
     doc = doc or load_pack_file(path)
     name = str(path)
@@ -257,7 +257,7 @@ def load_rule_file(
         raise InputError("'rules' must be a list", path=name, line=doc.line_of(("rules",)))
     prefixes = {c.id: c.prefix for c in meta.criteria}
     today = knowledge_month()
-    rules: list[tuple[Rule, int | None]] = []
+    rules: list[Rule] = []
     for index, raw in enumerate(items):
         loc = ("rules", index)
         rid = raw.get("id") if isinstance(raw, dict) else None
@@ -302,7 +302,7 @@ def load_rule_file(
         rule = rule.model_copy(update={"condition": condition})
         if examples:
             check_examples(condition, rule.examples, doc, loc, label)
-        rules.append((rule, doc.line_of(loc)))
+        rules.append(rule)
     return rules
 
 
@@ -324,8 +324,9 @@ def load_ruleset(
     does against its ``--today``); ``core_examples`` False skips the bundled fixtures."""
     core = core or core_pack_dir()
     extra_dirs = user_packs(core, extra_dirs or [])
+    dirs = [core, *extra_dirs]
     files, packs = [], {}  # a file named twice (alone and in its folder) is read once
-    for directory in [core, *(extra_dirs or [])]:
+    for directory in dirs:
         for path in rule_files(directory):
             if real_path(path) not in packs:
                 packs[real_path(path)] = directory
@@ -339,19 +340,18 @@ def load_ruleset(
     sources: dict[str, str] = {}
     added: dict[str, str] = {}
     today = knowledge_month()
-    size = 0
-    fixtures = 0
+    size = fixtures = 0
     for path, bundled in files:
         doc = own_docs.pop(path, None) or load_pack_file(path)
         fixtures += 0 if bundled else examples_within_budget(doc, fixtures)
         loaded = load_rule_file(path, meta, doc, examples=core_examples or not bundled)
-        for index, (rule, line) in enumerate(loaded):
+        for index, rule in enumerate(loaded):  # every item of the file's list is a rule
             size += rule.condition.size() if rule.condition else 0
             if size > MAX_PACK_CONDITIONS:  # each is evaluated for every change tried
                 raise InputError(
                     f"the rules hold more than {MAX_PACK_CONDITIONS:,} conditions in all",
                     path=str(path),
-                    line=line,
+                    line=doc.line_of(("rules", index)),
                     field=f"rule {rule.id}: when",
                 )
             if rule.route and (routes is None or rule.route not in routes.venues):
@@ -359,22 +359,22 @@ def load_ruleset(
                 raise InputError(
                     f"unknown route venue '{clip(rule.route)}' (known: {known})",
                     path=str(path),
-                    line=doc.line_of(("rules", index, "route")),  # every item is a rule
+                    line=doc.line_of(("rules", index, "route")),
                     field=f"rule {rule.id}: route",
                 )
             if rule.id in sources:
                 raise InputError(
                     f"duplicate rule id (already defined in {sources[rule.id]})",
                     path=str(path),
-                    line=line,
+                    line=doc.line_of(("rules", index)),
                     field=f"rule {rule.id}: id",
                 )
             sources[rule.id] = str(path)
             if not bundled:  # the pack as the user named it, a folder or one file
                 added[rule.id] = str(packs[real_path(path)])
             rules.append(rule)
-    checks, check_files = load_pack_checks([core, *(extra_dirs or [])], today, fixtures)
-    added.update(checks_of_packs(check_files, extra_dirs or []))
+    checks, check_files = load_pack_checks(dirs, today, fixtures, core_examples=core_examples)
+    added.update(checks_of_packs(check_files, extra_dirs))
     full = RuleSet(meta, rules, sources, added, conditions, routes, checks=checks)
     full.check_sources = check_files
     if extra_dirs and dates_checked:  # as `rules check` finds them, after the rest loaded

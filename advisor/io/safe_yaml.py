@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,10 +94,16 @@ class YamlDocument:
     data: Any
     path: str
     lines: dict[PathKey, int] = field(default_factory=dict)
+    # builds ``lines`` on the first lookup (a bundled file's map, which only an error needs)
+    lazy_lines: Callable[[], dict[PathKey, int]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def line_of(self, loc: PathKey) -> int | None:
         """Line of the deepest known prefix of ``loc``. The map records a key as written,
         so a key YAML read as a number (``1: x``) is also looked up as its text."""
+        if self.lazy_lines is not None:
+            self.lines, self.lazy_lines = self.lazy_lines(), None
         loc = tuple(loc)
         while loc:
             for key in (loc, (*loc[:-1], str(loc[-1]))):
