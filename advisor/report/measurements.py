@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.frameworks import FRAMEWORKS
+from advisor.decide.citations import load_snapshot
+from advisor.frameworks import FRAMEWORKS, REGISTRY
 from advisor.model.decision import Decision
 from advisor.model.measurements import ProbeRecord, ProbeRun, metric_value
 from advisor.report.labels import (
@@ -63,6 +64,7 @@ def measurements(run: ProbeRun, decision: Decision, level: str) -> dict[str, Any
             "scaling or a shared VM); rerun on an idle machine before trusting small differences."
         )
     warnings.extend(env_warnings)
+    warnings.extend(_older_than_latest(env))
     index = run.ok_index()
     return {
         "ran": bool(probes),
@@ -75,6 +77,39 @@ def measurements(run: ProbeRun, decision: Decision, level: str) -> dict[str, Any
         "moved": decision.measured_facts_moved,
         "skipped_rules": [s.model_dump(mode="json") for s in decision.skipped_rules],
     }
+
+
+def _older_than_latest(env: dict[str, Any]) -> list[str]:
+    """A note for each framework measured at a release older than the newest one in the
+    bundled PyPI snapshot, the one a fresh install (section 2) gets: its figures may differ."""
+    snapshot = load_snapshot()
+    notes = []
+    for spec in REGISTRY:
+        info = (env.get("frameworks") or {}).get(spec.id)
+        if not isinstance(info, dict) or not info.get("installed"):
+            continue
+        measured = str(info.get("version") or "")
+        latest = next((r for d in spec.distributions if (r := snapshot.get(d))), None)
+        if latest is None or not _older(measured, latest.version):
+            continue
+        notes.append(
+            f"{spec.display} was measured at {measured}; the newest release in the advisor's "
+            f"PyPI snapshot of {snapshot.snapshot} is {latest.version} ({latest.released}), "
+            "which an unpinned install (section 2) gets: its figures may differ from these."
+        )
+    return notes
+
+
+def _older(measured: str, latest: str) -> bool:
+    """Whether release ``measured`` (``2.13.0+cpu``) is before ``latest`` (``2.15.0``);
+    False when either is not plain numbers (a nightly, an unknown version)."""
+    parts = []
+    for text in (measured.split("+")[0], latest):
+        numbers = text.split(".")
+        if not text or not all(n.isdigit() for n in numbers):
+            return False
+        parts.append(tuple(int(n) for n in numbers))
+    return parts[0] < parts[1]
 
 
 def _failed_row(p: ProbeRecord, status: str) -> dict[str, Any]:
