@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.decide.item_labels import is_bundled, load_pack_yaml
+from advisor.decide.item_labels import bundled_file, load_pack_yaml
 from advisor.io.bundled_yaml import load_bundled_yaml_file
 from advisor.io.safe_yaml import load_yaml_file
 from advisor.model.errors import InputError
@@ -33,10 +33,10 @@ def test_full_reader_accepts_each_bundled_file_and_agrees(path: Path) -> None:
 
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.name)
 def test_pack_reader_takes_the_fast_path_for_bundled_files_only(path: Path, tmp_path: Path) -> None:
-    assert is_bundled(path)
+    assert bundled_file(path) == path.resolve()
     copy = tmp_path / path.name
     copy.write_bytes(path.read_bytes())
-    assert not is_bundled(copy)
+    assert bundled_file(copy) is None
     assert load_pack_yaml(copy).lines  # a user's copy: the full reader, lines mapped
     assert not load_pack_yaml(path).lines
 
@@ -44,8 +44,18 @@ def test_pack_reader_takes_the_fast_path_for_bundled_files_only(path: Path, tmp_
 def test_user_pack_link_into_bundled_dir_is_read_as_bundled_content(tmp_path: Path) -> None:
     link = tmp_path / "pack.yaml"
     link.symlink_to(BUNDLED[0])
-    assert is_bundled(link)  # the same file, not a user's text
-    assert not is_bundled(tmp_path / "missing.yaml")
+    assert bundled_file(link) == BUNDLED[0].resolve()  # the same file, not a user's text
+    assert bundled_file(tmp_path / "missing.yaml") is None
+
+
+def test_the_bundled_file_read_is_the_one_checked_not_the_link(tmp_path: Path) -> None:
+    link = tmp_path / "pack.yaml"
+    link.symlink_to(BUNDLED[0])
+    real = bundled_file(link)
+    link.unlink()
+    link.write_text("rules: [&a [*a]]\n", encoding="utf-8")  # swapped after the check
+    assert real is not None
+    assert load_bundled_yaml_file(real).data == load_yaml_file(BUNDLED[0]).data
 
 
 def test_fast_reader_gives_the_full_readers_error(tmp_path: Path) -> None:

@@ -64,22 +64,26 @@ def item_named(error: InputError, path: Path) -> InputError:
     return error
 
 
-def is_bundled(path: Path) -> bool:
-    """Whether ``path`` is a regular file of the rule pack that ships with the advisor."""
+def bundled_file(path: Path) -> Path | None:
+    """The real path of ``path`` when it is a regular file of the rule pack that ships with
+    the advisor (None otherwise). Read that path, not ``path``: a link swapped after this
+    check then cannot bring another file past the checks the bundled pack skips."""
     from advisor.resources import data_dir
 
     try:
         real = path.resolve(strict=True)
     except (OSError, RuntimeError):
-        return False
-    return real.is_file() and real.is_relative_to(data_dir("rules").resolve())
+        return None
+    inside = real.is_file() and real.is_relative_to(data_dir("rules").resolve())
+    return real if inside else None
 
 
 def load_pack_yaml(path: Path) -> YamlDocument:
     """One YAML file of a rule pack, read by the safe reader (the bundled pack's own files
     without its hostile-input checks, which the tests run on them); an error that names a
     rule or check by position names it by its id (see ``item_named``)."""
+    real = bundled_file(path)
     try:
-        return load_bundled_yaml_file(path) if is_bundled(path) else load_yaml_file(path)
+        return load_bundled_yaml_file(real) if real else load_yaml_file(path)
     except InputError as exc:
         raise item_named(exc, path) from None
