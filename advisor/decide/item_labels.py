@@ -2,9 +2,10 @@
 
 The reader refuses a duplicate key before any rule is built, so its error says where by
 position (``rules[1].title``, counted from 1); the rule loaders name a rule as
-``rule ID: field`` (and a check as ``check ID: field``). This reads the id from the file's
-node tree, which the reader's guards have already passed (the duplicate is found after
-them), and relabels.
+``rule ID: field`` (and a check as ``check ID: field``). This reads the id from the node
+tree that read composed (the error carries it: the duplicate is found after the guards
+passed), and relabels; the file is never read a second time, which a file swapped in
+between, or a large one, would make unsafe or slow.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import yaml
 
 from advisor.io.bundled_yaml import load_bundled_yaml_file
-from advisor.io.safe_yaml import YamlDocument, load_yaml_file, read_text_file
+from advisor.io.safe_yaml import YamlDocument, load_yaml_file
 from advisor.model.errors import InputError
 
 _POSITION = re.compile(r"^(rules|checks)\[(\d+)\](?:\.(.+))?$")
@@ -46,16 +47,15 @@ def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
     return None
 
 
-def item_named(error: InputError, path: Path) -> InputError:
+def item_named(error: InputError) -> InputError:
     """``error`` with ``rules.N.x`` written ``rule ID: x`` (``checks.N.x``: ``check ID: x``),
     or ``rules[N]: x`` when the item has no text id; unchanged when it names no item."""
     match = _POSITION.match(error.field or "")
     if not match:
         return error
     section, index, rest = match[1], int(match[2]) - 1, match[3]
-    try:
-        root = yaml.compose(read_text_file(path), Loader=yaml.SafeLoader)
-    except (InputError, yaml.YAMLError):
+    root = error.document  # the guarded read's own nodes: the file is never read again
+    if not isinstance(root, yaml.Node):
         return error
     id_node = _child(_child(_child(root, section), index), "id")
     rid = id_node.value if isinstance(id_node, yaml.ScalarNode) else None
@@ -86,4 +86,4 @@ def load_pack_yaml(path: Path) -> YamlDocument:
     try:
         return load_bundled_yaml_file(real) if real else load_yaml_file(path)
     except InputError as exc:
-        raise item_named(exc, path) from None
+        raise item_named(exc) from None

@@ -20,6 +20,7 @@ import yaml
 
 from advisor.io import safe_read
 from advisor.io.text_lines import LineIndex
+from advisor.io.yaml_errors import MERGE_TAG, reader_error, yaml_error
 from advisor.io.yaml_guard import (  # noqa: F401 (MAX_DEPTH, MAX_NODES re-exported)
     MAX_DEPTH,
     MAX_NODES,
@@ -49,7 +50,7 @@ _FLOAT = "tag:yaml.org,2002:float"
 # Dates stay text too: the models parse them, so '2024-13-45' is an error at its field and
 # line (a project named 2024-13-45 is a name), not a constructor failure with neither.
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
-_MERGE = "tag:yaml.org,2002:merge"
+_MERGE = MERGE_TAG
 _STR = "tag:yaml.org,2002:str"
 _VALUE = "tag:yaml.org,2002:value"  # YAML 1.1's '=' scalar, which no constructor builds
 SafeLoader.yaml_implicit_resolvers = {
@@ -137,16 +138,20 @@ def load_yaml_text(text: str, name: str = "<string>") -> YamlDocument:
         index = LineIndex(text)
         lines: dict[PathKey, int] = {(): index.line_of_mark(node.start_mark) or 1}
         landed: dict[PathKey, PathKey | None] = {}  # where merged values land (None: overridden)
-        _collect_lines(node, (), lines, name, index, landed)  # before merges are flattened
+        try:
+            _collect_lines(node, (), lines, name, index, landed)  # before merges are flattened
+        except InputError as exc:  # a rule pack names the item by its id (item_labels)
+            exc.document = node
+            raise
         for written, line in alias_items.items():  # a list item written as *alias: its line
             where = landing(written, landed)
             if line and where in lines:
                 lines[where] = line
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
-        raise _yaml_error(exc, name, text) from None
+        raise yaml_error(exc, name, text) from None
     except yaml.reader.ReaderError as exc:
-        raise _reader_error(exc, name, text) from None
+        raise reader_error(exc, name, text) from None
     except yaml.YAMLError as exc:
         raise InputError(f"invalid YAML: {exc}", path=name) from None
     except RecursionError:
@@ -164,49 +169,11 @@ def _precheck_events(text: str, name: str) -> dict[PathKey, int | None]:
     try:
         return precheck_events(text, name, SafeLoader)
     except yaml.MarkedYAMLError as exc:
-        raise _yaml_error(exc, name, text) from None
+        raise yaml_error(exc, name, text) from None
     except yaml.reader.ReaderError as exc:
-        raise _reader_error(exc, name, text) from None
+        raise reader_error(exc, name, text) from None
     except yaml.YAMLError as exc:
         raise InputError(f"invalid YAML: {exc}", path=name) from None
-
-
-def _reader_error(exc: yaml.reader.ReaderError, name: str, text: str) -> InputError:
-    """A character YAML does not allow (DEL, ESC, U+FFFE, ...), at its line, not at an
-    offset in the stream."""
-    char = exc.character
-    if isinstance(char, int):
-        char = chr(char)
-    offset = text.find(char) if isinstance(char, str) and char else -1
-    line = LineIndex(text).line_of_offset(offset) if offset >= 0 else None
-    code = f"U+{ord(char):04X}" if isinstance(char, str) and len(char) == 1 else "?"
-    return InputError(
-        f"invalid YAML: control characters are not allowed in YAML text (found {code})",
-        path=name,
-        line=line,
-    )
-
-
-def _yaml_error(exc: yaml.MarkedYAMLError, name: str, text: str) -> InputError:
-    """One line for a parser error, with the line number and a plain reason."""
-    mark = exc.problem_mark or exc.context_mark
-    index = LineIndex(text)
-    line = index.line_of_mark(mark)
-    problem = exc.problem or "invalid YAML"
-    if "could not determine a constructor" in problem:
-        tag = problem.split("for the tag")[-1].strip()
-        if tag.strip("'") == _MERGE:  # a plain '<<' where a value belongs
-            reason = "'<<' is YAML's merge key; write it in quotes to mean the text"
-            return InputError(reason, path=name, line=line)
-        return InputError(f"YAML tags are not allowed here: {tag}", path=name, line=line)
-    if mark is not None and index.tab_before(mark):
-        problem = "tab character in indentation (YAML allows spaces only)"
-    elif exc.context:
-        problem = f"{exc.context}: {problem}"
-    hidden_break = index.hidden_break_note(mark)
-    if hidden_break:
-        problem = f"{problem} ({hidden_break})"
-    return InputError(f"invalid YAML: {problem}", path=name, line=line)
 
 
 def _collect_lines(

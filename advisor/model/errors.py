@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from advisor.model.terminal_text import one_line
 
 PATH_LIMIT = 200  # characters of a path shown in a message
@@ -12,6 +14,7 @@ class InputError(Exception):
     """Invalid input from a file or the command line (exit code 2, no traceback)."""
 
     exit_code = 2
+    document: Any = None  # the composed YAML document the error was found in, if any
 
     def __init__(
         self,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from advisor.decide.citations import load_snapshot
@@ -64,7 +65,8 @@ def measurements(run: ProbeRun, decision: Decision, level: str) -> dict[str, Any
             "scaling or a shared VM); rerun on an idle machine before trusting small differences."
         )
     warnings.extend(env_warnings)
-    warnings.extend(_older_than_latest(env))
+    measured = {fw for _, fw in run.ok_index()}  # a framework none of whose probes ran: no note
+    warnings.extend(_older_than_latest(env, measured))
     index = run.ok_index()
     return {
         "ran": bool(probes),
@@ -79,25 +81,29 @@ def measurements(run: ProbeRun, decision: Decision, level: str) -> dict[str, Any
     }
 
 
-def _older_than_latest(env: dict[str, Any]) -> list[str]:
-    """A note for each framework measured at a release older than the newest one in the
-    bundled PyPI snapshot, the one a fresh install (section 2) gets: its figures may differ."""
+def _older_than_latest(env: dict[str, Any], measured: set[str]) -> list[str]:
+    """A note for each framework in ``measured`` (those with a probe that ran ok) whose
+    release is older than the newest one in the bundled PyPI snapshot, the one section 2's
+    unpinned install line gets: its figures may differ."""
     snapshot = load_snapshot()
     notes = []
     for spec in REGISTRY:
         info = (env.get("frameworks") or {}).get(spec.id)
-        if not isinstance(info, dict) or not info.get("installed"):
+        if spec.id not in measured or not isinstance(info, dict):
             continue
-        measured = str(info.get("version") or "")
+        version = info.get("version")
         latest = next((r for d in spec.distributions if (r := snapshot.get(d))), None)
-        if latest is None or not _older(measured, latest.version):
+        if not isinstance(version, str) or latest is None or not _older(version, latest.version):
             continue
         notes.append(
-            f"{spec.display} was measured at {measured}; the newest release in the advisor's "
+            f"{spec.display} was measured at {version}; the newest release in the advisor's "
             f"PyPI snapshot of {snapshot.snapshot} is {latest.version} ({latest.released}), "
             "which an unpinned install (section 2) gets: its figures may differ from these."
         )
     return notes
+
+
+_RELEASE = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9}){0,9}")  # ASCII digits only: int() reads them
 
 
 def _older(measured: str, latest: str) -> bool:
@@ -105,10 +111,9 @@ def _older(measured: str, latest: str) -> bool:
     False when either is not plain numbers (a nightly, an unknown version)."""
     parts = []
     for text in (measured.split("+")[0], latest):
-        numbers = text.split(".")
-        if not text or not all(n.isdigit() for n in numbers):
+        if not _RELEASE.fullmatch(text):
             return False
-        parts.append(tuple(int(n) for n in numbers))
+        parts.append(tuple(int(n) for n in text.split(".")))
     return parts[0] < parts[1]
 
 

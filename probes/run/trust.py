@@ -294,9 +294,10 @@ def clean_env(event: dict[str, Any]) -> dict[str, Any]:
     env = {k: v for k, v in event.items() if k != "event" and _bounded(v, 1)}
     if not _number(env.get("import_s", 0.0)):
         env.pop("import_s")
-    for key in ("version", "build"):
-        if key in env and env[key] is not None and not isinstance(env[key], (str, dict)):
-            env.pop(key)
+    if env.get("version") is not None and not isinstance(env["version"], str):
+        env.pop("version")  # a version is text (the cache's trust rule says so too)
+    if env.get("build") is not None and not isinstance(env["build"], (str, dict)):
+        env.pop("build")
     devices = env.get("devices", [])
     if not isinstance(devices, list) or not all(_device(d) for d in devices):
         env["devices"] = []
