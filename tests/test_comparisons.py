@@ -237,3 +237,17 @@ def test_rules_a_noisy_machine_kept_from_scoring_are_listed_as_standing_aside() 
     assert "PERF001" in skipped and "noisy" in skipped["PERF001"], skipped
     fired = {r.id for r in decide(profile, quiet, ruleset).rules}
     assert "PERF001" in fired
+
+
+def test_probe_verdict_says_inconclusive_when_the_interval_reaches_past_the_band() -> None:
+    """The worker's own verdict (quoted in the claims section and in skipped rules' reasons)
+    had called 0.88-1.61 beside a 10% threshold 'no measurable difference', which the
+    report's table already called inconclusive."""
+    from probes.measure.significance import verdict_text
+
+    wide = verdict_text("jax", "pytorch", "gflops", 0.94, (0.88, 1.61), 0.10, False, None)
+    assert wide.startswith("inconclusive (jax/pytorch 0.94, 95% interval 0.88-1.61")
+    narrow = verdict_text("jax", "pytorch", "gflops", 1.02, (0.97, 1.07), 0.10, False, None)
+    assert narrow.startswith("no measurable difference (jax/pytorch 1.02")
+    clear = verdict_text("jax", "pytorch", "gflops", 1.5, (1.4, 1.6), 0.10, True, None)
+    assert clear.startswith("jax reaches 1.50x pytorch's gflops")

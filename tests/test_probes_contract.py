@@ -160,7 +160,7 @@ def test_a_consistent_difference_is_significant() -> None:
     assert Comparison.from_json(json.loads(json.dumps(c.to_json()))) == c
 
 
-def test_a_small_or_inconsistent_difference_is_no_measurable_difference() -> None:
+def test_a_small_difference_is_none_and_an_inconsistent_one_inconclusive() -> None:
     small = compare(
         "matmul",
         "gflops",
@@ -183,8 +183,9 @@ def test_a_small_or_inconsistent_difference_is_no_measurable_difference() -> Non
         distortion=None,
         threads=2,
     )
-    for c in (small, noisy):
-        assert not c.significant and "no measurable difference" in c.verdict
+    assert not small.significant and small.verdict.startswith("no measurable difference")
+    # rounds spread from 0.4x to 3x: the interval reaches past the band, so nothing is shown
+    assert not noisy.significant and noisy.verdict.startswith("inconclusive")
 
 
 def test_a_distorted_comparison_says_why() -> None:

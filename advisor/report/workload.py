@@ -15,6 +15,7 @@ from advisor.frameworks import FRAMEWORKS
 from advisor.model.measurements import Comparison, ProbeRun, decides, metric_value
 from advisor.report.labels import and_join, metric_label, name, probe_label
 from advisor.report.text import fmt_num
+from probes.measure.significance import within_band
 
 FAMILY_NAMES = {"mlp": "MLP", "cnn": "CNN", "rnn": "RNN", "transformer": "transformer"}
 WIDE_SPREAD = 1.5  # MFUs further apart than this factor are quoted as a range
@@ -133,7 +134,7 @@ def _no_difference(c: Comparison) -> str:
         and len(interval) == 2
         and all(isinstance(v, (int, float)) and v > 0 for v in interval)
         and isinstance(threshold, (int, float))
-        and (interval[0] < 1.0 / (1.0 + threshold) or interval[1] > 1.0 + threshold)
+        and not within_band(float(interval[0]), float(interval[1]), float(threshold))
     ):
         return "inconclusive: the interval reaches past the threshold, so not scored"
     return "no measurable difference"

@@ -107,16 +107,25 @@ def verdict_text(
             f"{numerator} reaches {ratio:.2f}x {denominator}'s {metric} "
             f"({CONFIDENCE:.0%} interval {lo:.2f}-{hi:.2f})"
         )
-    return (
-        f"no measurable difference ({numerator}/{denominator} {ratio:.2f}, "
+    figures = (
+        f"({numerator}/{denominator} {ratio:.2f}, "
         f"{CONFIDENCE:.0%} interval {lo:.2f}-{hi:.2f}, threshold +/-{threshold:.0%})"
     )
+    if not within_band(lo, hi, threshold):  # rules out neither a difference nor parity
+        return f"inconclusive {figures}: the interval reaches past the threshold"
+    return f"no measurable difference {figures}"
 
 
 def sign_agreement(ratios: list[float], ratio: float) -> float:
     """The share of rounds on the same side of 1.0 as the median ``ratio``."""
     above = sum(1 for r in ratios if r > 1.0) / len(ratios)
     return above if ratio >= 1.0 else 1.0 - above
+
+
+def within_band(lo: float, hi: float, threshold: float) -> bool:
+    """Whether the interval lo-hi lies wholly inside [1/(1+threshold), 1+threshold]: only
+    then does it show no measurable difference (0.88-1.61 beside 10% shows nothing)."""
+    return lo >= 1.0 / (1.0 + threshold) and hi <= 1.0 + threshold
 
 
 def clears(lo: float, hi: float, threshold: float) -> bool:
