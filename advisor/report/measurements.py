@@ -65,9 +65,9 @@ def measurements(run: ProbeRun, decision: Decision, level: str) -> dict[str, Any
             "scaling or a shared VM); rerun on an idle machine before trusting small differences."
         )
     warnings.extend(env_warnings)
-    measured = {fw for _, fw in run.ok_index()}  # a framework none of whose probes ran: no note
-    warnings.extend(_older_than_latest(env, measured))
     index = run.ok_index()
+    measured = {fw for _, fw in index}  # a framework none of whose probes ran gets no note
+    warnings.extend(_older_than_latest(env, measured))
     return {
         "ran": bool(probes),
         "level": level,
