@@ -50,7 +50,6 @@ _FLOAT = "tag:yaml.org,2002:float"
 # Dates stay text too: the models parse them, so '2024-13-45' is an error at its field and
 # line (a project named 2024-13-45 is a name), not a constructor failure with neither.
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
-_MERGE = MERGE_TAG
 _STR = "tag:yaml.org,2002:str"
 _VALUE = "tag:yaml.org,2002:value"  # YAML 1.1's '=' scalar, which no constructor builds
 SafeLoader.yaml_implicit_resolvers = {
@@ -216,7 +215,7 @@ def _collect_lines(
                 key = _key_text(key_node)
                 line = text_lines.line_of_mark(key_node.start_mark)
                 _check_key_text(key_node, name, line, where)
-                if key_node.tag == _MERGE:
+                if key_node.tag == MERGE_TAG:
                     if merge_at >= 0:
                         raise InputError(
                             "duplicate key '<<'", path=name, line=line, field=field_name(where, key)
@@ -327,7 +326,7 @@ def _merge_keys(
     for key_node, _ in source.value:
         line = text_lines.line_of_mark(key_node.start_mark)
         _check_key_text(key_node, name, line, at)
-        if key_node.tag == _MERGE:
+        if key_node.tag == MERGE_TAG:
             raise InputError(
                 "a mapping merged with '<<' may not use '<<' itself; write its keys out",
                 path=name,
