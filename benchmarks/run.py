@@ -158,7 +158,7 @@ def standard_figures(run: dict[str, Any]) -> list[Row]:
     for c in run.get("comparisons", []):
         rows.append(
             (
-                f"{c['probe']} {c['numerator']}/{c['denominator']}, interleaved",
+                f"{c['probe']} {c['numerator']}/{c['denominator']} ({c['metric']}), interleaved",
                 f"{c['ratio']} ({'distorted' if c['distorted'] else c['verdict']})",
                 "reported",
                 "",
