@@ -47,6 +47,18 @@ def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
     return None
 
 
+def _key_like_a_position(root: yaml.Node, section: str) -> bool:
+    """Whether the document has a top-level key written like a position (``rules[1]``,
+    ``rules[1].title``): its own path reads the same as an item's, so the error keeps the
+    key as the reader named it rather than blame a rule that has nothing wrong."""
+    if not isinstance(root, yaml.MappingNode):
+        return False
+    prefix = f"{section}["
+    return any(
+        isinstance(k, yaml.ScalarNode) and str(k.value).startswith(prefix) for k, _ in root.value
+    )
+
+
 def item_named(error: InputError) -> InputError:
     """``error`` with ``rules.N.x`` written ``rule ID: x`` (``checks.N.x``: ``check ID: x``),
     or ``rules[N]: x`` when the item has no text id; unchanged when it names no item."""
@@ -55,7 +67,7 @@ def item_named(error: InputError) -> InputError:
         return error
     section, index, rest = match[1], int(match[2]) - 1, match[3]
     root = error.document  # the guarded read's own nodes: the file is never read again
-    if not isinstance(root, yaml.Node):
+    if index < 0 or not isinstance(root, yaml.Node) or _key_like_a_position(root, section):
         return error
     id_node = _child(_child(_child(root, section), index), "id")
     rid = id_node.value if isinstance(id_node, yaml.ScalarNode) else None

@@ -16,13 +16,12 @@ import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from probes.catalog import DISTRIBUTIONS, FRAMEWORKS, IMPORT_NAME, hidden_frameworks
-from probes.env import reaper
+from probes.env import folders, reaper
 from probes.env.host import installed_versions
 
 MIN_PYTHON = (3, 10)
@@ -226,19 +225,10 @@ def _short_text(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= MAX_VERSION_CHARS
 
 
-@contextlib.contextmanager
-def _private_folder() -> Iterator[str]:
+def _private_folder() -> contextlib.AbstractContextManager[str]:
     """An empty private working folder, removed afterwards whatever the interpreter built
     in it (a folder chain too deep for shutil.rmtree's recursion is removed by ``rm``)."""
-    folder = tempfile.mkdtemp(prefix="advisor-")
-    try:
-        yield folder
-    finally:
-        try:
-            shutil.rmtree(folder)
-        except (OSError, RecursionError):
-            with contextlib.suppress(OSError, subprocess.SubprocessError):
-                subprocess.run(["rm", "-rf", "--", folder], timeout=60, check=False)
+    return folders.private_folder("advisor-")
 
 
 def _cap_output() -> None:

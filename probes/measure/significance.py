@@ -101,19 +101,33 @@ def verdict_text(
         return "not compared: no rounds completed"
     if distortion is not None:
         return f"not compared: {distortion}"
-    lo, hi = interval
+    lo, hi = (_bound(x, threshold) for x in interval)
     if significant:
         return (
             f"{numerator} reaches {ratio:.2f}x {denominator}'s {metric} "
-            f"({CONFIDENCE:.0%} interval {lo:.2f}-{hi:.2f})"
+            f"({CONFIDENCE:.0%} interval {lo}-{hi})"
         )
     figures = (
         f"({numerator}/{denominator} {ratio:.2f}, "
-        f"{CONFIDENCE:.0%} interval {lo:.2f}-{hi:.2f}, threshold +/-{threshold:.0%})"
+        f"{CONFIDENCE:.0%} interval {lo}-{hi}, threshold +/-{threshold:.0%})"
     )
-    if not within_band(lo, hi, threshold):  # rules out neither a difference nor parity
+    if not within_band(*interval, threshold):  # rules out neither a difference nor parity
         return f"inconclusive {figures}: the interval reaches past the threshold"
     return f"no measurable difference {figures}"
+
+
+def _bound(value: float, threshold: float) -> str:
+    """An interval bound in words: two decimals, or as many more (up to four) as it takes
+    not to print it on the other side of the band's edge it lies beside (1.1003 as "1.10"
+    would read as inside a +/-10% band it reaches past)."""
+    edges = (1.0 / (1.0 + threshold), 1.0 + threshold)
+    for places in (2, 3, 4):
+        shown = f"{value:.{places}f}"
+        if all(
+            (float(shown) > e) == (value > e) and (float(shown) < e) == (value < e) for e in edges
+        ):
+            return shown
+    return shown
 
 
 def sign_agreement(ratios: list[float], ratio: float) -> float:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import tempfile
 from pathlib import Path
 
+from probes.env.folders import remove_tree
 from probes.env.host import framework_version
 from probes.records import ProbeRecord
 from probes.run import cache, trust
@@ -43,7 +43,7 @@ def plan(level: str) -> tuple[str, Path | None]:
         if user_dir:
             return ("warm" if warm else "user"), None
         with contextlib.suppress(OSError):
-            shutil.rmtree(ours, ignore_errors=True)
+            remove_tree(ours)  # a worker may have left a folder chain too deep for rmtree
             cache.ensure_dir(ours.parent)
             return "cold", ours
         return "cold", Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
@@ -62,7 +62,7 @@ def discard(inductor_dir: str | None) -> None:
         return
     folder = Path(inductor_dir)
     if folder.name.startswith(TEMP_PREFIX) and folder.parent == Path(tempfile.gettempdir()):
-        shutil.rmtree(folder, ignore_errors=True)
+        remove_tree(folder)
 
 
 def _user_dir() -> str | None:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from probes import catalog
-from probes.env import host, interpreter, reaper
+from probes.env import folders, host, interpreter, reaper
 from probes.env.load import ThreadPlan, plan_threads
 from probes.measure import agreement
 from probes.measure.calibrate import benchmark_index
@@ -93,7 +92,7 @@ def run(
     # interpreter runs only our workers, and a program that calls the probes as a library
     # keeps its own processes.
     sweep = reaper.reaped() if paths else contextlib.nullcontext([0])
-    with tempfile.TemporaryDirectory(prefix="advisor-probes-") as tmp, sweep as left:
+    with folders.private_folder("advisor-probes-") as tmp, sweep as left:
         interpreter.stage(found, Path(tmp))
         probe_run = _measure(level, chosen, hints, versions, assigned, Path(tmp), say, warnings)
     result = probe_run.to_json()
@@ -232,7 +231,7 @@ def run_selected(
     progress: Progress | None = None,
 ) -> list[dict[str, Any]]:
     """Run only some probes of one framework, uncached (for tests and scripts)."""
-    with tempfile.TemporaryDirectory(prefix="advisor-probes-") as tmp:
+    with folders.private_folder("advisor-probes-") as tmp:
         job = Job(
             framework,
             level,
