@@ -251,3 +251,18 @@ def test_probe_verdict_says_inconclusive_when_the_interval_reaches_past_the_band
     assert narrow.startswith("no measurable difference (jax/pytorch 1.02")
     clear = verdict_text("jax", "pytorch", "gflops", 1.5, (1.4, 1.6), 0.10, True, None)
     assert clear.startswith("jax reaches 1.50x pytorch's gflops")
+
+
+def test_an_interval_bound_beside_the_band_edge_is_not_printed_on_its_other_side() -> None:
+    """1.1003 reaches past a +/-10% band; printed as "1.10" the verdict "inconclusive ...:
+    the interval reaches past the threshold" would contradict its own figures."""
+    from probes.measure.significance import verdict_text
+
+    text = verdict_text(
+        "tensorflow", "pytorch", "steps_per_s", 1.08, (1.04, 1.1003), 0.10, False, None
+    )
+    assert text.startswith("inconclusive") and "1.04-1.1003" in text, text
+    low = verdict_text("jax", "pytorch", "steps_per_s", 1.0, (0.905, 1.05), 0.10, False, None)
+    assert "0.905-1.05" in low, low
+    plain = verdict_text("jax", "pytorch", "steps_per_s", 1.0, (0.95, 1.05), 0.10, False, None)
+    assert plain.startswith("no measurable difference") and "0.95-1.05" in plain, plain
