@@ -59,3 +59,11 @@ def test_a_hostile_version_is_never_a_crash() -> None:
     for bad in ("2.\u00b2", "\u0662.1", "1..2", ".1", "1." * 20, "9" * 50, {"a": "b"}, 3, None):
         assert _older_than_latest(_env(pytorch=bad), ALL) == []
     assert not _older("2.\u00b2", "2.15.0")
+
+
+def test_a_release_written_with_fewer_parts_is_the_same_release() -> None:
+    """2.13 is 2.13.0: no note that it is older (tuples compared unpadded said it was)."""
+    assert not _older("2.13", "2.13.0")
+    assert not _older("2.13.0+cpu", "2.13")
+    assert _older("2.13", "2.13.1")
+    assert _older("0.9", "0.10.0")

@@ -113,8 +113,10 @@ def _older(measured: str, latest: str) -> bool:
     for text in (measured.split("+")[0], latest):
         if not _RELEASE.fullmatch(text):
             return False
-        parts.append(tuple(int(n) for n in text.split(".")))
-    return parts[0] < parts[1]
+        parts.append([int(n) for n in text.split(".")])
+    width = max(len(p) for p in parts)  # 2.13 is 2.13.0, not before it
+    mine, newest = (tuple(p + [0] * (width - len(p))) for p in parts)
+    return mine < newest
 
 
 def _failed_row(p: ProbeRecord, status: str) -> dict[str, Any]:
