@@ -157,7 +157,7 @@ PROBES: tuple[ProbeSpec, ...] = (
         "standard",
         "steps_per_s",
         120.0,
-        ("pytorch", "jax"),
+        ALL,
         "probes.suite.train_step",
         facts=("steps_per_s",),
         compared="steps_per_s",

@@ -93,7 +93,9 @@ def test_every_profile_field_is_read_by_a_rule_or_marked_display_only() -> None:
     read |= {f"priorities.{p}" for c in PACK.meta.criteria for p in c.priorities}
     # Read by no bundled rule since ECO009 was retired (ruleset 2026.12.38), and said so in
     # its description; not display-only, so a user's own pack may still read it.
-    pack_only = {"team.size"}
+    # workload.dtype: read by no bundled rule since the bfloat16 matmul rules were retired
+    # (2026.12.45); the probes run in it, and the train-step rules score what they measure.
+    pack_only = {"team.size", "workload.dtype"}
     unread = []
     for path in PROFILE_PATHS:
         if path in pack_only:

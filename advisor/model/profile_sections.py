@@ -271,7 +271,11 @@ class Workload(Section):
             "sees it only through those measurements"
         ),
     )
-    dtype: DType = Field(DType.float32, description="Training precision.")
+    dtype: DType = Field(
+        DType.float32,
+        description="Training precision. No bundled rule reads it: the train-step and workload "
+        "probes run in it, and the train-step rules score what they measure; your own rules may.",
+    )
     per_example_gradients: StrictBool = Field(
         False, description="Needs per-example gradients (differential privacy, influence, ...)."
     )
