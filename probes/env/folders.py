@@ -29,14 +29,20 @@ def remove_tree(folder: str | os.PathLike[str]) -> None:
         return
     except (OSError, RecursionError):
         pass
-    # rm has no recursion limit; a folder made unreadable is opened up, then removed again
-    # (chmod only on the folder itself, never through a link swapped into its place)
-    for command in (["rm", "-rf"], ["chmod", "-R", "u+rwx"], ["rm", "-rf"]):
-        if command[0] == "chmod" and not _real_folder(path):
+    # rm has no recursion limit; folders made unreadable are opened up (folders only: a file
+    # needs no permission of its own to be removed, and a hard link to a file elsewhere must
+    # keep its mode), then removed again. The tools come from the system's own folders, not
+    # from a PATH that may hold the working folder.
+    path = os.path.abspath(path)  # never read as an option by rm or find
+    rm, find, chmod = _tool("rm"), _tool("find"), _tool("chmod")
+    # each folder is opened before find reads it (';', not '+'), or it could not look inside
+    opened = [find, path, "-type", "d", "-exec", chmod, "u+rwx", "{}", ";"]
+    for command in ([rm, "-rf", "--", path], opened, [rm, "-rf", "--", path]):
+        if command is opened and not _real_folder(path):
             return
         with contextlib.suppress(OSError, subprocess.SubprocessError):
             subprocess.run(
-                [*command, "--", path],
+                command,
                 timeout=RM_TIMEOUT,
                 check=False,
                 stdin=subprocess.DEVNULL,
@@ -45,6 +51,11 @@ def remove_tree(folder: str | os.PathLike[str]) -> None:
             )
         if not os.path.lexists(path):
             return
+
+
+def _tool(name: str) -> str:
+    """``name``'s full path in the system's default folders (/bin, /usr/bin), else the name."""
+    return shutil.which(name, path=os.defpath) or name
 
 
 def _real_folder(path: str) -> bool:

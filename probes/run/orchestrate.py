@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -95,6 +96,8 @@ def run(
     with folders.private_folder("advisor-probes-") as tmp, sweep as left:
         interpreter.stage(found, Path(tmp))
         probe_run = _measure(level, chosen, hints, versions, assigned, Path(tmp), say, warnings)
+    if os.path.lexists(tmp):  # a worker left more there than could be removed in time
+        say(f"probes: warning: could not remove the run's temporary folder {tmp}; delete it")
     result = probe_run.to_json()
     if left[0]:
         result["environment"]["warnings"].append(
