@@ -7,7 +7,6 @@ the framework there: a private copy of this package goes on their PYTHONPATH.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import platform
@@ -179,8 +178,9 @@ def _answer(command: list[str]) -> dict[str, Any]:
     the answer must have the shape our script prints, or ValueError."""
     # An empty private folder as the working folder: with -c, Python puts it first on
     # sys.path, so a json.py that anyone dropped in /tmp (or the user's folder) is never
-    # imported in place of the standard library's.
-    with tempfile.TemporaryFile() as out, _private_folder() as cwd:
+    # imported in place of the standard library's. It is removed afterwards whatever the
+    # interpreter built in it (probes/env/folders.py).
+    with tempfile.TemporaryFile() as out, folders.private_folder("advisor-") as cwd:
         reaper.run_reaped(  # what it forks is stopped afterwards, setsid sessions too
             command,
             timeout=INSPECT_TIMEOUT,
@@ -223,12 +223,6 @@ def shown(path: str) -> str:
 
 def _short_text(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= MAX_VERSION_CHARS
-
-
-def _private_folder() -> contextlib.AbstractContextManager[str]:
-    """An empty private working folder, removed afterwards whatever the interpreter built
-    in it (a folder chain too deep for shutil.rmtree's recursion is removed by ``rm``)."""
-    return folders.private_folder("advisor-")
 
 
 def _cap_output() -> None:
