@@ -300,7 +300,7 @@ def test_bad_template(cli, tmp_path: Path, name: str, fmt: str) -> None:
     shutil.copy(CORPUS / "templates" / name, template)
     profile = tmp_path / "p.yaml"
     profile.write_text("purpose: research\n")
-    existing = tmp_path / "report.out"
+    existing = tmp_path / ("report.html" if fmt == "html" else "report.out")  # HTML: a page
     existing.write_text("keep me")
     code, out, err = cli(
         "recommend",
@@ -317,7 +317,7 @@ def test_bad_template(cli, tmp_path: Path, name: str, fmt: str) -> None:
     )
     assert_clean_failure(code, out, err, name, TEMPLATES[name])
     assert existing.read_text() == "keep me"
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, "p.yaml", "report.out"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, "p.yaml", existing.name])
     assert not Path("/tmp/advisor-pwned").exists()
 
 

@@ -262,10 +262,10 @@ def test_html_like_names_escape_for_html(tmp_path: Path, suffix: str) -> None:
     (tmp_path / f"t.{suffix}").write_text("{{ profile.project.name }}\n")
     result = run(
         "recommend", "p.yaml", "--probes", "none", "--template", f"t.{suffix}",
-        "-o", "out.txt", cwd=tmp_path,
+        "-o", "out.html", cwd=tmp_path,  # its HTML goes to an HTML page only (round 79)
     )  # fmt: skip
     assert result.code == 0, result.err
-    text = (tmp_path / "out.txt").read_text()
+    text = (tmp_path / "out.html").read_text()
     assert "<img" not in text and "&lt;img" in text
 
 

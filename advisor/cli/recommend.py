@@ -221,6 +221,24 @@ def schema() -> None:
 
 
 def _format_for(fmt: str, template: str | None, output: str | None) -> str:
+    """The format to write (``_format_chosen``); a custom template's HTML goes to an .html
+    or .htm file only, whatever else its name is (``out.txt`` too), or to the terminal."""
+    chosen = _format_chosen(fmt, template, output)
+    if template and output and output != "-" and chosen == "html" and not html_page(output):
+        raise _not_a_page()
+    return chosen
+
+
+def _not_a_page() -> InputError:
+    return InputError(
+        "a custom template's HTML is written only to an .html or .htm file: the content "
+        "policy that stops its scripts reaches a browser only in an HTML page (.svg, "
+        ".xhtml and .xml are read as XML, an .hta runs outside the browser)",
+        field="--output",
+    )
+
+
+def _format_chosen(fmt: str, template: str | None, output: str | None) -> str:
     """When --format was not given: HTML if the custom template (or the output file) is
     named as HTML, so its report data is escaped for HTML, not Markdown; JSON for an
     output file named .json. An explicit --format always wins."""
@@ -230,12 +248,7 @@ def _format_for(fmt: str, template: str | None, output: str | None) -> str:
             field="--output",
         )
     if template and output and output != "-" and named_html(output) and not html_page(output):
-        raise InputError(
-            "a custom template's HTML is written only to an .html or .htm file: the content "
-            "policy that stops its scripts reaches a browser only in an HTML page (.svg, "
-            ".xhtml and .xml are read as XML, an .hta runs outside the browser)",
-            field="--output",
-        )
+        raise _not_a_page()
     source = click.get_current_context().get_parameter_source("fmt")
     if source != click.core.ParameterSource.DEFAULT:
         if output and fmt != "html" and named_html(str(output)):

@@ -16,8 +16,9 @@ from typing import Any
 
 import yaml
 
+from advisor.decide.pack_layout import charge_pack_read
 from advisor.io.bundled_yaml import load_bundled_yaml_file
-from advisor.io.safe_yaml import YamlDocument, load_yaml_file
+from advisor.io.safe_yaml import YamlDocument, load_yaml_text, read_text_file
 from advisor.model.errors import InputError
 
 _POSITION = re.compile(r"^(rules|checks)\[(\d+)\](?:\.(.+))?$")
@@ -96,6 +97,10 @@ def load_pack_yaml(path: Path) -> YamlDocument:
     rule or check by position names it by its id (see ``item_named``)."""
     real = bundled_file(path)
     try:
-        return load_bundled_yaml_file(real) if real else load_yaml_file(path)
+        if real:
+            return load_bundled_yaml_file(real)
+        text = read_text_file(path)
+        charge_pack_read(path, len(text.encode("utf-8", "surrogatepass")))  # before parsing
+        return load_yaml_text(text, str(path))
     except InputError as exc:
         raise item_named(exc) from None

@@ -6,8 +6,12 @@ or FIFO named like a rule file reaches the bounded reader, which refuses it.
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 from advisor.io.safe_read import path_kind, real_path
 from advisor.model.errors import InputError
@@ -137,11 +141,45 @@ def _check_pack_bounds(packs: list[Path]) -> None:
                 continue  # over one file's own limit: the bounded reader says it is too large
             total += size
             if total > MAX_PACK_BYTES:
-                raise InputError(
-                    f"the rule packs' files hold over {MAX_PACK_BYTES // (1024 * 1024)} MB "
-                    "together; split it or trim it",
-                    path=str(directory),
-                )
+                raise _over_total(directory)
+
+
+def _over_total(path: Path) -> InputError:
+    return InputError(
+        f"the rule packs' files hold over {MAX_PACK_BYTES // (1024 * 1024)} MB together; "
+        "split it or trim it",
+        path=str(path),
+    )
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_LEFT: ContextVar[list[int] | None] = ContextVar("pack_bytes_left", default=None)
+
+
+def within_pack_budget(load: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run a ruleset load with ``MAX_PACK_BYTES`` for all user packs' files as they are
+    read, not only as sized before (a file in a synced folder may grow in between)."""
+
+    @functools.wraps(load)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        token = _LEFT.set([MAX_PACK_BYTES])
+        try:
+            return load(*args, **kwargs)
+        finally:
+            _LEFT.reset(token)
+
+    return run
+
+
+def charge_pack_read(path: Path, size: int) -> None:
+    """Count ``size`` bytes of a user pack's file, read and not yet parsed, against the
+    packs' total (outside a ``within_pack_budget`` load: only the file's own limit)."""
+    left = _LEFT.get()
+    if left is not None:
+        left[0] -= size
+        if left[0] < 0:
+            raise _over_total(path)
 
 
 def files_read(directory: Path) -> list[str]:

@@ -39,7 +39,7 @@ from advisor.decide.framework_files import (
     read_framework_file,
 )
 from advisor.decide.item_labels import RULE_ID, item_label, load_pack_yaml
-from advisor.decide.pack_layout import rule_files, user_packs
+from advisor.decide.pack_layout import rule_files, user_packs, within_pack_budget
 from advisor.decide.releases import fill_releases, load_snapshot, snapshot_path
 from advisor.decide.routes import RouteTable, load_routes
 from advisor.decide.rule_examples import check_examples, examples_within_budget
@@ -181,8 +181,7 @@ class RuleSet:
 
 
 def load_pack_file(path: Path) -> YamlDocument:
-    """One YAML file of a rule pack, its ``{release:NAME}`` tokens filled in (releases.py)
-    from the bundled package-health snapshot, the one the report and ``rules check`` use."""
+    """A rule pack's YAML file, ``{release:NAME}`` filled in from the bundled snapshot."""
     return fill_releases(load_pack_yaml(path), load_snapshot(), snapshot_path())
 
 
@@ -312,6 +311,7 @@ def core_pack_dir() -> Path:
     return data_dir("rules")
 
 
+@within_pack_budget  # all user packs' files, as read (pack_layout.py)
 def load_ruleset(
     extra_dirs: list[Path] | None = None,
     core: Path | None = None,
