@@ -23,8 +23,9 @@ def explain_no_fit(
 ) -> NoFit:
     """The reasons (veto texts) and, per framework, the cheapest change that lifts its vetoes."""
     from advisor.decide.change_text import describe_change
+    from advisor.decide.reuse import Evaluator
     from advisor.decide.said_context import SaidContext
-    from advisor.decide.scoring import criterion_weights, evaluate
+    from advisor.decide.scoring import criterion_weights
     from advisor.decide.sensitivity import candidate_changes
 
     base = SaidContext(profile, facts)
@@ -40,11 +41,12 @@ def explain_no_fit(
         for f in rule.condition.fields()
     }
     priorities_veto = any(f.startswith("priorities.") for f in read)
+    fast = Evaluator(ruleset)  # each change touches a few answers: the other rules stand
     for path, old, new, _kind, cost in candidate_changes(base, ruleset):
         if path.startswith("priorities.") and not priorities_veto:
             continue  # priorities move scores here, never vetoes
         context, priorities = base.changed(path, new)
-        result = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
+        result = fast.evaluate(context, criterion_weights(ruleset, priorities))
         if base.clashes(ruleset.checks, context):
             # not a change anyone can make: it contradicts other answers
             ruled_out += any(not result.vetoes[fw] for fw in FRAMEWORKS)

@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from advisor.decide.rule_status import FIRED, SKIPPED, rule_status
 from advisor.decide.rules import Rule, RuleSet
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.rulepack import DecisionModel
@@ -118,6 +119,20 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
     A rule whose condition is unknown stands aside: as skipped when a measurement is
     missing, silently when the profile did not give an answer it needs.
     """
+    return assemble(ruleset, [rule_status(rule, context) for rule in ruleset.rules], weights)
+
+
+Effects = tuple[dict[str, float], dict[str, float]]
+
+
+def assemble(
+    ruleset: RuleSet,
+    statuses: list[str | None],
+    weights: dict[str, float],
+    effects: list[Effects | None] | None = None,
+) -> Evaluation:
+    """The evaluation of the rules whose ``statuses`` (in rule order) are known;
+    ``effects``: each rule's ``rule_effects``, when already computed (None: computed here)."""
     prior = prior_points(ruleset)
     soft = dict(prior)
     decisive = dict.fromkeys(FRAMEWORKS, 0.0)
@@ -129,20 +144,15 @@ def evaluate(ruleset: RuleSet, context: dict[str, Any], weights: dict[str, float
     fired: list[Rule] = []
     facts: list[tuple[str, dict[str, float]]] = []  # decisive facts and their units
     skipped: list[Rule] = []
-    for rule in ruleset.rules:
-        assert rule.condition is not None
-        result = rule.condition.evaluate(context)
-        if result is None:
-            if any(context.get(f) is None for f in rule.condition.fields() if f[:6] == "facts."):
-                skipped.append(rule)
-            continue
-        if not result:
-            if too_noisy(rule, context):
-                skipped.append(rule)
+    for index, (rule, status) in enumerate(zip(ruleset.rules, statuses, strict=True)):
+        if status == SKIPPED:
+            skipped.append(rule)
+        if status != FIRED:
             continue
         fired.append(rule)
         weight = weights[rule.criterion]
-        rule_soft, rule_decisive = rule_effects(rule, ruleset)
+        known = effects[index] if effects is not None else None
+        rule_soft, rule_decisive = known or rule_effects(rule, ruleset)
         for fw in FRAMEWORKS:
             soft[fw] += weight * rule_soft[fw]
             if rule_soft[fw] > 0:
@@ -384,13 +394,3 @@ def lead_of(outcome: Evaluation, model: DecisionModel) -> dict[str, Any]:
         "new_lead_decisive": decisive,
         "near_tie": not decisive and lead < model.medium_margin,
     }
-
-
-def too_noisy(rule: Rule, context: dict[str, Any]) -> bool:
-    """Whether a rule that did not fire stood aside only because the machine was too noisy
-    to measure: its ``facts.noisy`` guard failed, and with the noise unknown it would not be
-    false (so it is listed as standing aside, not as not applying)."""
-    assert rule.condition is not None
-    if context.get("facts.noisy") is not True or "facts.noisy" not in rule.condition.fields():
-        return False
-    return rule.condition.evaluate({**context, "facts.noisy": None}) is not False

@@ -41,13 +41,13 @@ from typing import Any
 
 from advisor.decide.change_text import describe_change
 from advisor.decide.conditions import PROFILE_PATHS, situation_paths
+from advisor.decide.reuse import Evaluator
 from advisor.decide.rules import RuleSet
 from advisor.decide.said_context import SaidContext
 from advisor.decide.scoring import (
     Evaluation,
     combine,
     criterion_weights,
-    evaluate,
     lead_of,
     prior_points,
     rank_order,
@@ -248,11 +248,12 @@ def find_flips(
     would flip it, which are named but not offered."""
     flips: list[Flip] = []
     candidates = candidate_changes(base, ruleset)
+    fast = Evaluator(ruleset)  # each change touches a few answers: the other rules stand
     ruled_out = 0
     not_asked: dict[str, tuple[str, set[str]]] = {}
     for path, old, new, category, cost in candidates:
         context, priorities = base.changed(path, new)
-        outcome = evaluate(ruleset, context, criterion_weights(ruleset, priorities))
+        outcome = fast.evaluate(context, criterion_weights(ruleset, priorities))
         if outcome.nothing_fits:
             continue
         new_winner = outcome.winner
@@ -363,8 +364,9 @@ def win_probabilities(
     """Share of perturbed samples each framework wins (seeded, deterministic)."""
     weights = criterion_weights(ruleset, priorities)
     scenarios = [(current, _rows(ruleset, current))]
+    fast = Evaluator(ruleset)
     for context in variants:
-        ev = evaluate(ruleset, context, weights)
+        ev = fast.evaluate(context, weights)
         scenarios.append((ev, _rows(ruleset, ev)))
     base_soft = prior_points(ruleset)
     model = ruleset.meta.decision

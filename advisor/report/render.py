@@ -24,7 +24,7 @@ from advisor.model.terminal_text import json_document
 from advisor.report.context import ReportInput, build_report
 from advisor.report.jinja_options import options, report_globals
 from advisor.report.knowledge import knowledge
-from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS
+from advisor.report.text import HTML_FILTERS, MARKDOWN_FILTERS, drop_controls
 from advisor.resources import data_dir
 
 TEMPLATES = {"markdown": "report.md.j2", "html": "report.html.j2"}
@@ -169,7 +169,11 @@ def render_custom_template(path: str, data: dict[str, Any], *, html: bool = Fals
             "content policy stops it: remove it",
             path=str(path),
         )
-    return with_policy(text) if html else text
+    if html:
+        return with_policy(text)
+    # the template's own text too: an ESC in a downloaded template would reach the terminal
+    # of whoever `cat`s the report (the data was cleaned before the render)
+    return drop_controls(text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 # The bundled HTML report carries the same policy in its <head> (templates/report.html.j2):
