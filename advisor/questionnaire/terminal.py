@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import sys
 from typing import Any, TextIO
 
@@ -72,8 +73,27 @@ def _read_line(stream: TextIO) -> str:
     buffer = getattr(stream, "buffer", None)
     if buffer is None or not hasattr(buffer, "readline"):
         return stream.readline()
+    _wait_for_input(buffer)
     raw = buffer.readline()
     try:
         return raw.decode(getattr(stream, "encoding", None) or "utf-8")
     except UnicodeDecodeError:
         return "\x00\n"
+
+
+def _wait_for_input(buffer: Any) -> None:
+    """Wait until the person has typed a line (or ended the input) on a terminal left
+    non-blocking by another program that shares it: there a read with nothing typed yet
+    returns nothing, which would read as the end of the input and stop the questionnaire
+    before anyone could answer. A blocking terminal waits in its own read."""
+    try:
+        fd = buffer.fileno()
+        if os.name != "posix" or os.get_blocking(fd):
+            return
+        if buffer.peek(1):  # a line already read ahead, or typed: nothing to wait for
+            return
+    except BlockingIOError:  # nothing typed yet
+        pass
+    except (AttributeError, OSError, ValueError):  # not a file (a test's stream), or closed
+        return
+    select.select([fd], [], [])  # readable once a line is typed, or at its end (Ctrl-D)
