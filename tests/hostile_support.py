@@ -9,6 +9,7 @@ traceback, no raw control characters, and the time and memory bounds.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import resource
@@ -22,8 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parent / "bad_inputs" / "hostile"
+# Fake interpreters that hand the advisor's inspection to this one need PyTorch here: under the
+# light install (or a JAX-only one) the advisor rightly skips PyTorch's probes before any worker.
+needs_torch_here = pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None,
+    reason="PyTorch not installed: pip install -c constraints-cpu.txt -e '.[test,all]'",
+)
 MEMORY_LIMIT = 500 * 1024 * 1024
 TIME_LIMIT = 5.0
 LINE_LIMIT = 1000  # characters of the one error line, whatever the input held

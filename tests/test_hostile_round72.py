@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostile_support import run
+from hostile_support import needs_torch_here, run
 
 from probes.run import launcher, trust
 
@@ -93,6 +93,7 @@ def test_a_start_of_a_probe_the_worker_was_not_asked_for_is_no_start(
     assert attempt.current is None and "matmul" in attempt.results
 
 
+@needs_torch_here
 def test_a_foreign_worker_naming_an_unknown_probe_keeps_its_results(tmp_path: Path) -> None:
     ok = {"event": "result", "probe": "matmul", "status": "ok", "metrics": {}, "params": {}}
     fake = fake_worker(tmp_path, {"event": "env"}, ok, {"event": "start", "probe": "no-such-probe"})

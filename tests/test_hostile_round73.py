@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_support import assert_clean, run
+from hostile_support import assert_clean, needs_torch_here, run
 from test_hostile_round72 import fake_worker
 
 from probes.records import ProbeRecord
@@ -151,6 +151,7 @@ def test_a_check_a_worker_computed_as_nan_does_not_stop_the_run() -> None:
 _fake = fake_worker  # the fake interpreter of round 72
 
 
+@needs_torch_here
 @pytest.mark.skipif(os.name != "posix", reason="fake interpreters need a shebang")
 def test_a_foreign_workers_check_cannot_stop_advisor_probe(tmp_path: Path) -> None:
     check = {**REAL_CHECK, "rtol": "abc"}

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_support import run
+from hostile_support import needs_torch_here, run
 
 from advisor.report.render import render_template
 
@@ -47,6 +47,7 @@ def _bare_interpreter(folder: Path) -> Path:
     return fake
 
 
+@needs_torch_here
 def test_a_workload_result_without_its_parameters_is_no_traceback(tmp_path: Path) -> None:
     """Finding 1: a foreign interpreter's worker answering the workload probe with an ok
     result and empty ``params`` (valid by trust.valid_result: only n, size and batch are
