@@ -218,6 +218,15 @@ def test_invalid_answers_give_the_reason(qs, path: str, raw: str, reason: str) -
         by_path(qs, path).parse(raw)
 
 
+@pytest.mark.parametrize(("path", "raw"), [("team.numpy", "y" * 5000), ("purpose", "r" * 5000)])
+def test_a_long_wrong_answer_is_echoed_cut(qs, path: str, raw: str) -> None:
+    """The yes/no question echoed a wrong answer whole (5,000 characters on the terminal);
+    it is cut as the other kinds cut theirs."""
+    with pytest.raises(AnswerError) as caught:
+        by_path(qs, path).parse(raw)
+    assert len(str(caught.value)) < 300, len(str(caught.value))
+
+
 def test_a_validator_rejects_an_empty_training_hardware_list(qs) -> None:
     question = by_path(qs, "hardware.training")
     with pytest.raises(AnswerError, match="at least one"):

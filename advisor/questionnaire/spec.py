@@ -247,7 +247,7 @@ def _yes_no(text: str) -> bool:
         return True
     if lowered in ("n", "no", "false", "0"):
         return False
-    raise AnswerError(f"'{text}' is not yes or no; answer y or n")
+    raise AnswerError(f"'{clip(text)}' is not yes or no; answer y or n")
 
 
 def human_count(value: Any) -> str:
