@@ -33,6 +33,36 @@ _LINE_START = re.compile(r"^(?:[-+=>]|\d{1,9}(?=[.)](?:\s|$)))")
 _KEPT_IN_REPORTS = "\u200c\u200d\u2800\ufe00-\ufe0f\U000e0100-\U000e01ef"
 _ZERO_WIDTH = re.compile(f"(?![{_KEPT_IN_REPORTS}])[{INVISIBLE}]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Real text never needs two of those in a row, except a variation selector then a joiner
+# (the emoji ZWJ sequence "heart, VS16, ZWJ, fire"); a run of them could carry hidden bytes
+# (one per variation selector: 256 of them) in text that looks unchanged, so a run keeps
+# only its first character, and a joiner after a first variation selector.
+_SELECTORS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
+_RUN = re.compile(f"[\u200c\u200d{_SELECTORS}]{{2,}}")
+_SELECTOR = re.compile(f"[{_SELECTORS}]")
+
+
+def _first_of_run(match: re.Match[str]) -> str:
+    run = match.group(0)
+    if _SELECTOR.match(run) and run[1] in "\u200c\u200d":
+        return run[:2]
+    return run[0]
+
+
+# And a selector only where one means something: an ideographic variation selector after a
+# CJK ideograph, none after a Latin letter (keycaps and emoji take one after a digit, "#",
+# "*" or a symbol).
+_STRAY_SELECTOR = re.compile(
+    "(?<![\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff])[\U000e0100-\U000e01ef]"
+    "|(?<=[A-Za-z])[\ufe00-\ufe0f]"
+)
+
+
+def _kept_invisibles(text: str) -> str:
+    """``text`` with the invisible characters reports keep only where real text uses them."""
+    return _STRAY_SELECTOR.sub("", _RUN.sub(_first_of_run, _ZERO_WIDTH.sub("", text)))
+
+
 # GFM's extended autolinks turn bare text into links: "http:", "https:", "ftp:", "mailto:"
 # and "xmpp:" URLs, and "www.". Escaping that ":" or "." stops each trigger and the text
 # still renders as typed; any other colon ("PKG:numpy", "ratio 1:2") is left alone.
@@ -58,12 +88,12 @@ def _clean(text: Any) -> str:
     """str() the value and drop control and bidi-override characters."""
     value = "" if text is None else str(text)
     value = _CONTROL.sub("", value.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " "))
-    return _ZERO_WIDTH.sub("", value)
+    return _kept_invisibles(value)
 
 
 def drop_controls(text: str) -> str:
     """``text`` without control, bidi and invisible characters (newlines and tabs kept)."""
-    return _ZERO_WIDTH.sub("", _CONTROL.sub("", text))
+    return _kept_invisibles(_CONTROL.sub("", text))
 
 
 def md_inline(text: Any) -> str:
