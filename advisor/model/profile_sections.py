@@ -287,9 +287,11 @@ class Workload(Section):
         description="Where environments or simulators run: none; on CPUs (Gymnasium, MuJoCo); "
         "on the accelerator, written as array code that compiles and vectorises with the "
         "model into one training program (accelerator); or an existing accelerator simulator "
-        "built on JAX (Brax, MJX, gymnax, JAX-MD), or a GPU simulation engine that hands its "
-        "state to the policy as GPU tensors, beside the training loop (Isaac Gym and Isaac "
-        "Lab, ManiSkill, Genesis: accelerator_pytorch).",
+        "built on JAX (Brax, MJX, gymnax, JAX-MD), or a GPU simulation engine whose Python API "
+        "hands its state to the policy as PyTorch tensors, beside the training loop (Isaac Gym "
+        "and Isaac Lab, ManiSkill, Genesis: accelerator_pytorch). An engine that hands "
+        "framework-neutral GPU arrays (DLPack, the CUDA array interface: HOOMD-blue, OpenMM, "
+        "NVIDIA Warp) favours no framework: leave the answer unsaid.",
     )
     compiled_training_loop: StrictBool = Field(
         False,
