@@ -43,7 +43,8 @@ def _confidence(tmp_path: Path, profile: str, kind: str, what: str) -> dict:
     return {**data["recommendation"], "thin": data["thin_profile"]}
 
 
-THREE = "purpose: research\ndomains: [nlp]\nteam: {size: 3}\n"
+# three answers a bundled rule reads (team.size alone would not count: round 83)
+THREE = "purpose: research\ndomains: [nlp]\nteam: {size: 3}\ntraining: {federated: false}\n"
 
 
 @pytest.mark.parametrize(("kind", "what"), [("tier: decisive", _AGAINST), ("", _VETO)])

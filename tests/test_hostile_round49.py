@@ -10,7 +10,8 @@ import pytest
 from hostile_support import run
 
 PACKS = Path(__file__).parent / "fixtures" / "round49"
-THREE = "purpose: research\ndomains: [nlp]\nteam: {size: 3}\n"
+# three answers a bundled rule reads (team.size alone would not count: round 83)
+THREE = "purpose: research\ndomains: [nlp]\nteam: {size: 3}\ntraining: {federated: false}\n"
 
 
 def _verdict(tmp_path: Path, profile: str, pack: str | None = None) -> dict:
@@ -234,7 +235,8 @@ def test_a_decisive_fact_that_needs_an_unsaid_answer_backs_nothing(
     thin = _run(tmp_path, profile)
     assert thin["confidence"] == "low" and thin["thin"]
     base = "" if profile == "{}\n" else profile
-    more = "domains: [nlp]\nteam: {size: 3}\n" + ("" if base else "deployment: {serving: none}\n")
+    more = "domains: [nlp]\nteam: {size: 3}\ntraining: {federated: false}\n"
+    more += "" if base else "deployment: {serving: none}\n"
     fuller = _run(tmp_path, base + more)
     assert fuller["confidence"] == "medium" and unsaid in fuller["confidence_capped"]
 
@@ -352,7 +354,8 @@ def _with(tmp_path: Path, pack: str, profile: str) -> dict:
     return _run(tmp_path, profile)
 
 
-PROF_B = "purpose: research\nteam: {size: 4}\ndomains: [nlp]\n"
+# team.size is read by no bundled rule: the federated answer makes three (round 83)
+PROF_B = "purpose: research\nteam: {size: 4}\ndomains: [nlp]\ntraining: {federated: false}\n"
 
 
 def test_the_omitted_answers_named_are_the_ones_that_matter(tmp_path: Path) -> None:

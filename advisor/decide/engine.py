@@ -34,6 +34,7 @@ from advisor.decide.scoring import (
 )
 from advisor.decide.sensitivity import analyse
 from advisor.decide.ties import against_the_shares, tie_sentence, tied_at_top
+from advisor.decide.unread import unread_answers
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.decision import (
     Decision,
@@ -143,8 +144,10 @@ def explain(
     support = firm_support(ev, ruleset, context, unasked)  # context: what the profile said
     # too thin: nothing fired, or a few answers and no decisive fact that rests on them (one
     # that holds only through an unsaid answer, read at its default, rests on none)
-    # a priority left at its default (3, the neutral weight) says no more than leaving it out
-    telling = [a for a in answered if not _neutral_priority(a, context.get(a))]
+    # a priority left at its default (3, the neutral weight) says no more than leaving it
+    # out, and an answer no rule in force reads (team.size) cannot move the verdict
+    unread = unread_answers(answered, ruleset)
+    telling = [a for a in answered if a not in unread and not _neutral_priority(a, context.get(a))]
     few = len(telling) < ruleset.meta.decision.thin_profile_answers
     thin = not ev.fired or (few and not any(support.firm.values()))
     # a ruled-out framework's decisive facts oppose nothing the user can still choose
@@ -214,6 +217,7 @@ def explain(
         probes_used=any(v is not None for k, v in context.items() if k.startswith("facts.")),
         answered=answered,
         telling_answers=len(telling),
+        unread_answers=unread,
         thin_profile=thin,
         prior=(
             {"effects": dict(prior.effects.items()), "why": prior.why}

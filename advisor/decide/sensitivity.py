@@ -27,9 +27,9 @@
    Gaussian noise (sd 1 level, clipped to 0-5) and, half the time, the answers a user is
    least sure of: one said answer is dropped, or one judgement answer (experience,
    functional style, purpose, determinism, code size) moves to a neighbouring value.
-   Answers behind a veto or a decisive fact are hard facts and are not perturbed. Each
-   framework's soft score also gets Gaussian noise (sd 1.5 points): the rules' integer
-   effects are judgements, and a near-tie should read as one.
+   Hard facts (answers behind a veto or a decisive fact) and answers no rule reads stay
+   as said. Each framework's soft score also gets Gaussian noise (sd 1.5 points): the
+   rules' integer effects are judgements, and a near-tie should read as one.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ from advisor.decide.scoring import (
     rank_order,
     rule_effects,
 )
+from advisor.decide.unread import unread_answers
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Flip, NotAsked, Sensitivity
 from advisor.model.facts import Facts
@@ -104,7 +105,7 @@ def analyse(
     decidable = [f for f in flips if f.category != "situation"]
     situational = [f for f in flips if f.category == "situation"]
     others = [fw for fw in FRAMEWORKS if fw != fits]
-    protected = _protected(ruleset, current)
+    protected = _protected(ruleset, current) | set(unread_answers(base.said, ruleset))
     variants = answer_variants(base, ruleset, protected)
     answers = len(uncertain_answers(base, protected))
     win = win_probabilities(ruleset, current, variants, base.priorities, seed=seed)

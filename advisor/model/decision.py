@@ -222,7 +222,9 @@ class Decision(BaseModel):
     probes_used: bool
     answered: list[str] = Field(default_factory=list)
     # answers that can move the verdict: those given, less priorities left at neutral (3)
+    # and the answers no rule in force reads (``unread_answers``, such as team.size)
     telling_answers: int = 0
+    unread_answers: list[str] = Field(default_factory=list)
     thin_profile: bool = False
     prior: dict[str, Any] = Field(default_factory=dict)
     decisive_facts: dict[str, list[str]] = Field(default_factory=dict)

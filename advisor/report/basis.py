@@ -103,9 +103,14 @@ def _thin(decision: Decision) -> str | None:
         so = f"{those} {leave} the top two level and {decider}"
     else:
         so = f"the lead rests on {those} alone"
-    neutral = len(decision.answered) - count
+    unread = decision.unread_answers  # given, but no rule in force reads them
+    neutral = len(decision.answered) - count - len(unread)
     word = "priority" if neutral == 1 else "priorities"
-    aside = f" (and {neutral} {word} left at neutral)" if neutral else ""
+    asides = [f"{neutral} {word} left at neutral"] if neutral else []
+    if unread:
+        asides.append(" and ".join([", ".join(unread[:-1]), unread[-1]] if unread[:-1] else unread))
+        asides[-1] += ", which no rule reads"
+    aside = f" (and {', and '.join(asides)})" if asides else ""
     return (
         f"The profile is too thin to decide: {given} given{aside}, so {so}. Say where the "
         "models train and run, what the team knows and what code exists: advisor ask walks "

@@ -118,6 +118,8 @@ def changes(decision: Decision) -> dict[str, Any]:
             "cost": smallest.cost,
             "kind": smallest.kind,
             "takes_on": smallest.takes_on,
+            # a change of the situation costs less: this one is the smallest of the plans'
+            "situation_cheaper": (sens.smallest_flip or smallest).cost < smallest.cost,
         }
         if smallest
         else None,
