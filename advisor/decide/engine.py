@@ -15,6 +15,7 @@ from typing import Any
 from advisor.decide.conditions import build_context
 from advisor.decide.consistency import inconsistencies
 from advisor.decide.dating import knowledge_month
+from advisor.decide.field_readers import unread_answers
 from advisor.decide.install import choose_setup
 from advisor.decide.measured import machine_context
 from advisor.decide.no_fit import explain_no_fit
@@ -34,7 +35,6 @@ from advisor.decide.scoring import (
 )
 from advisor.decide.sensitivity import analyse
 from advisor.decide.ties import against_the_shares, tie_sentence, tied_at_top
-from advisor.decide.unread import unread_answers
 from advisor.frameworks import DISPLAY_NAMES, FRAMEWORKS
 from advisor.model.decision import (
     Decision,

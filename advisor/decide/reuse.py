@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from advisor.decide.field_readers import field_readers
 from advisor.decide.rule_status import rule_status
 from advisor.decide.rules import RuleSet
 from advisor.decide.scoring import Effects, Evaluation, assemble, rule_effects
@@ -28,12 +29,8 @@ class Evaluator:
         self.base: dict[str, Any] | None = None
         self.statuses: list[str | None] = []
         self.effects: list[Effects | None] = [None] * len(ruleset.rules)
-        self.readers: dict[str, list[int]] = {}  # field -> the rules whose condition names it
+        self.readers = field_readers(ruleset)  # field -> the rules whose condition names it
         self.done: dict[tuple[Any, ...], Evaluation] = {}  # (statuses changed, weights) -> it
-        for index, rule in enumerate(ruleset.rules):
-            assert rule.condition is not None
-            for path in rule.condition.fields():
-                self.readers.setdefault(path, []).append(index)
 
     def evaluate(self, context: dict[str, Any], weights: dict[str, float]) -> Evaluation:
         if self.base is None:

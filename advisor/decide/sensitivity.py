@@ -41,6 +41,7 @@ from typing import Any
 
 from advisor.decide.change_text import describe_change
 from advisor.decide.conditions import PROFILE_PATHS, situation_paths
+from advisor.decide.field_readers import unread_answers
 from advisor.decide.reuse import Evaluator
 from advisor.decide.rules import RuleSet
 from advisor.decide.said_context import SaidContext
@@ -53,7 +54,6 @@ from advisor.decide.scoring import (
     rank_order,
     rule_effects,
 )
-from advisor.decide.unread import unread_answers
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Flip, NotAsked, Sensitivity
 from advisor.model.facts import Facts

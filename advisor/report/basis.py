@@ -12,7 +12,7 @@ from typing import Any
 
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Decision, FiredRule, Inconsistency
-from advisor.report.labels import name
+from advisor.report.labels import and_join, name
 from advisor.report.verdict import (
     answers_level_decider,
     decisive_lead,
@@ -108,8 +108,7 @@ def _thin(decision: Decision) -> str | None:
     word = "priority" if neutral == 1 else "priorities"
     asides = [f"{neutral} {word} left at neutral"] if neutral else []
     if unread:
-        asides.append(" and ".join([", ".join(unread[:-1]), unread[-1]] if unread[:-1] else unread))
-        asides[-1] += ", which no rule reads"
+        asides.append(f"{and_join(list(unread))}, which no rule reads")
     aside = f" (and {', and '.join(asides)})" if asides else ""
     return (
         f"The profile is too thin to decide: {given} given{aside}, so {so}. Say where the "

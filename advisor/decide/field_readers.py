@@ -1,5 +1,7 @@
-"""Said answers that no rule in force reads.
+"""Which rules read which answer, and the said answers that no rule in force reads.
 
+One index serves both the sensitivity analysis's fast re-scoring (:mod:`advisor.decide.reuse`:
+a change re-scores only the rules that read a field it touched) and the thin-profile rule.
 The bundled pack has no rule on ``team.size`` or ``workload.dtype`` (the profile reference
 says so; the dtype reaches the rules only through what the probes measure in it, like the
 display-only workload shape), and a user's pack may read them. An answer no rule reads
@@ -15,17 +17,18 @@ from collections.abc import Iterable
 from advisor.decide.rules import RuleSet
 
 
-def read_fields(ruleset: RuleSet) -> frozenset[str]:
-    """Every field a rule in force reads in its condition."""
-    out: set[str] = set()
-    for rule in ruleset.rules:
+def field_readers(ruleset: RuleSet) -> dict[str, list[int]]:
+    """Each field a rule in force reads in its condition -> the indices of those rules."""
+    readers: dict[str, list[int]] = {}
+    for index, rule in enumerate(ruleset.rules):
         if rule.condition is not None:
-            out |= rule.condition.fields()
-    return frozenset(out)
+            for path in rule.condition.fields():
+                readers.setdefault(path, []).append(index)
+    return readers
 
 
 def unread_answers(said: Iterable[str], ruleset: RuleSet) -> list[str]:
     """The answers among ``said`` that no rule in force reads, sorted; priorities apart,
     since they weight the criteria rather than being read."""
-    read = read_fields(ruleset)
+    read = field_readers(ruleset)
     return sorted(p for p in said if p not in read and not p.startswith("priorities."))
