@@ -87,8 +87,10 @@ class Profile(Section):
     existing_code: list[ExistingCode] = Field(
         default_factory=list,
         description="Code the project already has or must build on (empty for none): its own, "
-        "or the shared training and serving stack of its organisation that it must plug into (a "
-        "company-wide ML platform, a lab's internal training framework): pytorch; tf1 "
+        "the shared training and serving stack of its organisation that it must plug into (a "
+        "company-wide ML platform, a lab's internal training framework), or one published model "
+        "it fine-tunes or extends, in the framework its code and weights were released for: "
+        "pytorch; tf1 "
         "(TensorFlow 1 graphs and sessions, tf.compat.v1); tf2_keras (TensorFlow 2 or Keras, "
         "and TensorFlow code whose version you do not know); jax; numpy (NumPy or SciPy code,"
         " no deep-learning framework); other (another deep-learning framework, such as MXNet,"

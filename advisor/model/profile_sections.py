@@ -228,7 +228,10 @@ class Ecosystem(Section):
         False, description="Needs Hugging Face Transformers models or training code."
     )
     pretrained_models: StrictBool = Field(
-        False, description="Relies on pretrained model zoos (torchvision, timm, TF Hub, ...)."
+        False,
+        description="Relies on pretrained model zoos (torchvision, timm, TF Hub, ...): picks "
+        "from the many checkpoints they publish. One published model the project fine-tunes "
+        "or extends is existing code (existing_code) in the framework it was released for.",
     )
     libraries: list[LibraryFamily] = Field(
         default_factory=list, description="Library families the project needs."
