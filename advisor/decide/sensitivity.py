@@ -65,17 +65,15 @@ NOISE_SD = 1.0
 ANSWER_SHARE = 0.5
 EFFECT_SD = 1.5  # soft points: the rules' integer effects are judgements, not measurements
 DISPLAY_ONLY = display_only_paths()  # no rule reads them: never varied or offered
-# Judgement answers: a user may well have put the neighbouring value.
 SITUATION = situation_paths()
 RECONSIDER = 1.0  # changing or dropping an answer given
 TAKE_ON = 2.0  # a new requirement: an added target, device or library, an unsaid answer
+# Judgement answers: a user may well have put the neighbouring value.
 JUDGEMENTS = (
     "purpose",
     "determinism",
     "existing_code_size",
-    "team.experience.pytorch",
-    "team.experience.jax",
-    "team.experience.tensorflow",
+    *(f"team.experience.{fw}" for fw in FRAMEWORKS),  # one per registry entry
     "team.functional_programming",
     "team.new_to_deep_learning",
     "team.numpy",

@@ -13,14 +13,13 @@ from typing import Any
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Decision, FiredRule, Inconsistency
 from advisor.report.labels import and_join, name
+from advisor.report.text import MINUS
 from advisor.report.verdict import (
     answers_level_decider,
     decisive_lead,
     level_decider,
     moved_by_answers,
 )
-
-MINUS = "\u2212"
 
 
 def basis(decision: Decision) -> dict[str, Any]:

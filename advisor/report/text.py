@@ -239,12 +239,15 @@ def fmt_duration(seconds: Any) -> str:
     return f"{s / 86400:.0f} days"
 
 
+MINUS = "\u2212"  # the minus sign of every signed figure in a report
+
+
 def signed(value: Any) -> str:
     """A weighted score change with its sign, e.g. +2.0 or −1.5 (0 shows as 0)."""
     x = float(value)
     if x == 0:
         return "0"
-    return f"+{x:.1f}" if x > 0 else f"\u2212{abs(x):.1f}"
+    return f"+{x:.1f}" if x > 0 else f"{MINUS}{abs(x):.1f}"
 
 
 MARKDOWN_FILTERS = {

@@ -8,9 +8,7 @@ from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Decision
 from advisor.report.knowledge import package_release
 from advisor.report.labels import TOP_RULES, criterion_label, name
-from advisor.report.text import fmt_num
-
-MINUS = "\u2212"
+from advisor.report.text import MINUS, fmt_num
 
 
 def _effects_text(weighted: dict[str, float], decisive: dict[str, float] | None = None) -> str:

@@ -22,10 +22,15 @@ from typing import Any
 
 from probes.catalog import LEVELS, Budget, budget
 from probes.measure.timing import measure
-from probes.suite.common import Context, cpu_threads_available, ok, skipped
+from probes.suite.common import (
+    DEFAULT_BATCH,
+    Context,
+    batch_size,
+    cpu_threads_available,
+    ok,
+    skipped,
+)
 from probes.suite.scale import scaling_metrics
-
-DEFAULT_BATCH = 64
 
 
 def run_local(ctx: Context, backend: Any) -> dict[str, Any]:
@@ -35,8 +40,7 @@ def run_local(ctx: Context, backend: Any) -> dict[str, Any]:
     if jax.device_count() < 2:
         return skipped("only one device is visible: data parallelism needs two or more")
     on_cpu = jax.devices()[0].platform == "cpu"
-    batch = int(ctx.workload.get("batch_size") or DEFAULT_BATCH)
-    batch = min(batch, 512) if on_cpu else batch
+    batch, _requested = batch_size(ctx, on_accelerator=not on_cpu)
     data = measure_scale(budget(ctx.level), batch)
     return ok(data["metrics"], data["params"], noisy=data["noisy_metrics"])
 

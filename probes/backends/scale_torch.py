@@ -29,10 +29,16 @@ from typing import Any
 
 from probes.catalog import LEVELS, budget, timeout_for
 from probes.measure.timing import measure
-from probes.suite.common import Context, cpu_threads_available, failed, ok, skipped
+from probes.suite.common import (
+    DEFAULT_BATCH,
+    Context,
+    batch_size,
+    cpu_threads_available,
+    failed,
+    ok,
+    skipped,
+)
 from probes.suite.scale import scaling_metrics
-
-DEFAULT_BATCH = 64
 
 
 def run_local(ctx: Context, backend: Any) -> dict[str, Any]:
@@ -44,8 +50,7 @@ def run_local(ctx: Context, backend: Any) -> dict[str, Any]:
     if accelerators == 1:
         return skipped("only one GPU is visible: data parallelism needs two or more devices")
     devices = accelerators if accelerators >= 2 else int(ctx.options.get("scale_devices", 2))
-    batch = int(ctx.workload.get("batch_size") or DEFAULT_BATCH)
-    batch = batch if accelerators else min(batch, 512)
+    batch, _requested = batch_size(ctx, on_accelerator=accelerators > 0)
     deadline = time.monotonic() + max(10.0, timeout_for("scale", ctx.level) - 15)
     return run_with_retry(lambda: _launch(devices, ctx.level, batch, deadline), deadline)
 

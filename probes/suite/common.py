@@ -11,12 +11,7 @@ from probes.catalog import Budget
 from probes.measure.stats import Metric
 from probes.measure.timing import Timing
 
-MATMUL_N = 1000  # the article's experiment
-SWEEP_SIZES = (256, 512, 2000)
-CHAIN_SIZE = 1 << 20  # elements in the jit probe's elementwise chain
-CHAIN_STEPS = 8
-GELU_C = 0.7978845608  # sqrt(2/pi)
-CHAIN = f"{CHAIN_STEPS} x (tanh-approximated GELU + 0.1x), elementwise"
+# A probe's own sizes live in its module (matmul.py, jit.py); these are shared.
 DEFAULT_BATCH = 64
 MAX_CPU_BATCH = 512  # larger workload batches are capped on CPU to keep the probe short
 

@@ -16,7 +16,15 @@ from probes.measure.timing import measure
 from probes.suite import data as W
 from probes.suite import matmul, models
 from probes.suite.backend import Backend
-from probes.suite.common import Context, Kernel, Recorder, model_family, ok, workload_dtype
+from probes.suite.common import (
+    DEFAULT_BATCH,
+    Context,
+    Kernel,
+    Recorder,
+    model_family,
+    ok,
+    workload_dtype,
+)
 
 # Largest batch per family: on a CPU small enough that compiling and timing fit the
 # standard level's budget; on an accelerator large enough to keep it busy.
@@ -35,7 +43,7 @@ def run(b: Backend, ctx: Context) -> dict[str, Any]:
     if dtype == "float16" and hardware == "cpu":
         dtype, note = "bfloat16", "float16 has no fast CPU kernels; measured in bfloat16"
     model = W.spec(family, hardware)
-    requested = int(ctx.workload.get("batch_size") or 64)
+    requested = int(ctx.workload.get("batch_size") or DEFAULT_BATCH)
     size = max(1, min(requested, MAX_BATCH[hardware][model.family]))
     weights = [b.put(p, dtype) for p in W.init_params(model)]
     xb, yb = W.batch(model, size)
