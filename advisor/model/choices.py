@@ -54,6 +54,7 @@ class Target(Choice):
     microcontroller = "microcontroller"
     edge = "edge"
     batch = "batch"
+    earth_engine = "earth_engine"
 
 
 class EdgeHardware(Choice):

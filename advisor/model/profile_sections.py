@@ -148,7 +148,9 @@ class HardwarePlan(Section):
 
 class Deployment(Section):
     targets: list[Target] = Field(
-        default_factory=lambda: [Target.server], description="Where trained models must run."
+        default_factory=lambda: [Target.server],
+        description="Where trained models must run (earth_engine: called from Google Earth "
+        "Engine computations through ee.Model, the model hosted on Vertex AI).",
     )
     serving: Serving = Field(Serving.none, description="How models are served, if at all.")
     serving_stack: ServingStack = Field(
