@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from advisor.model.measurements import Metric, ProbeRecord, ProbeRun, metric_value
@@ -13,6 +14,7 @@ Index = dict[tuple[str, str], ProbeRecord]
 ARTICLE_MATMUL_SECONDS = {"jax": 0.0059, "pytorch": 0.017}  # one call after 10 warm-ups
 ARTICLE_MATMUL_WARMUPS = 10
 ARTICLE_MATMUL_SIZE = 1000
+MAX_MATMUL_SIZE = 1_000_000  # a side no matmul probe reaches; its cube stays finite
 ARTICLE_GRAD_AT_2 = 7.0  # f(x) = x^2 + 3x + 5, f'(2) = 7
 ARTICLE_GRAD_FRAMEWORKS = ("jax", "pytorch")  # "both frameworks": the claim is about these
 ARTICLE_PERF_FACTOR = (4.0, 5.0)  # "4-5x faster in JAX"
@@ -71,9 +73,17 @@ def matmul_seconds(index: Index, fw: str) -> Metric | None:
         or (shape[0] if isinstance(shape, list) and shape else None)
         or ARTICLE_MATMUL_SIZE
     )
+    # a foreign interpreter's worker (--python) writes any shape: ["abc"] or [1e300] had
+    # stopped `recommend` with a traceback
+    if isinstance(size, bool) or not isinstance(size, (int, float)):
+        return None
+    if not 0 < size <= MAX_MATMUL_SIZE:
+        return None
     flops = 2.0 * float(size) ** 3
     median = flops / (rate["median"] * 1e9)
     iqr = median * float(rate.get("iqr") or 0) / rate["median"]
+    if not (math.isfinite(median) and math.isfinite(iqr)):  # a rate of 5e-324 GFLOP/s
+        return None
     return Metric(median=median, iqr=iqr, n=rate.get("n"), unit="s")
 
 

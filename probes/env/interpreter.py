@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import shutil
 import stat
 import subprocess
@@ -228,7 +229,11 @@ def _short_text(value: Any) -> bool:
 def _cap_output() -> None:
     import resource
 
-    resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_ANSWER, MAX_ANSWER))
+    # never above a hard limit the user set (`ulimit -f`): raising it fails, and a failing
+    # preexec_fn had stopped `--python` with a SubprocessError traceback
+    _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    cap = MAX_ANSWER if hard == resource.RLIM_INFINITY else min(MAX_ANSWER, hard)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (cap, cap))
 
 
 def resolve(paths: list[str] | None) -> tuple[list[Interpreter], list[str]]:
@@ -263,7 +268,22 @@ def stage(interpreters: list[Interpreter], directory: Path) -> None:
     source = Path(__file__).resolve().parents[1]
     target = directory / "probes"
     if not target.exists():
-        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        try:
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        except OSError as exc:  # shutil.Error too: a full disk, a file-size limit (ulimit -f)
+            raise InterpreterError(
+                "--python: cannot copy the probes its workers run into the temporary folder "
+                f"{shown(str(directory.parent))}: {_copy_failure(exc)}"
+            ) from None
     for interpreter in interpreters:
         if not interpreter.own:
             interpreter.package_root = str(directory)
+
+
+def _copy_failure(exc: OSError) -> str:
+    """Why a copy failed, without the paths: shutil.Error holds one (source, target, why)
+    per file; the first file's reason stands for them all."""
+    errors = exc.args[0] if isinstance(exc, shutil.Error) and exc.args else None
+    if isinstance(errors, list) and errors and len(errors[0]) == 3:
+        return re.sub(r"^\[Errno \d+\] ", "", str(errors[0][2]).split(": '", 1)[0])
+    return exc.strerror or str(exc)

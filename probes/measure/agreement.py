@@ -91,10 +91,9 @@ def add_share_of_best(probes: list[ProbeRecord]) -> None:
     if best <= 0:
         return
     for probe in rated:
-        g = probe.metrics["gflops"]
-        probe.metrics["share_of_best"] = Metric(
-            round_sig(g.median / best, 4), round_sig(g.iqr / best, 3), g.n, "ratio"
-        )
+        share = _share(probe.metrics["gflops"], best, 4)
+        if share is not None:
+            probe.metrics["share_of_best"] = share
 
 
 def add_mfu(probes: list[ProbeRecord]) -> None:
@@ -122,15 +121,22 @@ def add_mfu(probes: list[ProbeRecord]) -> None:
         if not candidates:
             continue
         peak, source = max(candidates)
-        achieved = probe.metrics["model_gflops"]
-        probe.metrics["mfu"] = Metric(
-            round_sig(achieved.median / peak, 4),
-            round_sig(achieved.iqr / peak, 3),
-            achieved.n,
-            "ratio",
-        )
+        mfu = _share(probe.metrics["model_gflops"], peak, 4)
+        if mfu is None:
+            continue
+        probe.metrics["mfu"] = mfu
         probe.params["machine_peak_gflops"] = round_sig(peak, 5)
         probe.params["machine_peak_source"] = source
+
+
+def _share(metric: Metric, whole: float, digits: int) -> Metric | None:
+    """``metric`` over ``whole`` as a ratio, or None when it is not a finite number: a worker
+    run by a foreign interpreter (--python) may report a rate of 5e-324, and a rate of up
+    to 1e15 over it had made an MFU of inf (a traceback in `recommend`, `Infinity` in JSON)."""
+    median, iqr = metric.median / whole, metric.iqr / whole
+    if not (math.isfinite(median) and math.isfinite(iqr)):
+        return None
+    return Metric(round_sig(median, digits), round_sig(iqr, 3), metric.n, "ratio")
 
 
 def accelerator(framework_envs: dict[str, dict[str, Any]]) -> dict[str, Any]:

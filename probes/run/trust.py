@@ -4,7 +4,7 @@ A cache folder (or torch.compile's Inductor folder, whose artefacts are code tha
 loaded) is trusted only if the current user owns it and neither group nor others can
 write it; a file likewise. A cached run is used only if every value has the shape and
 range a real run produces: statuses ``ok`` or ``skipped`` (failed runs are never
-cached), finite medians above 0 and below 1e15, mappings where mappings belong,
+cached), finite medians from 1e-12 to 1e15, mappings where mappings belong,
 bounded strings and lists, and a creation time that is not in the future.
 """
 
@@ -26,6 +26,9 @@ from probes.run.consistency import (
 
 MAX_NUMBER = 1e18  # any number anywhere in a cached run
 MAX_MEDIAN = 1e15  # a metric's median (GFLOP/s, seconds, ratios...)
+# ... and its floor: no real timing, rate or ratio is smaller, and the reports divide by
+# medians (a spread, an MFU, a share of the best rate): 5e-324 had made them inf
+MIN_MEDIAN = 1e-12
 MAX_TEXT = 4000
 MAX_ITEMS = 2000
 MAX_DEPTH = 8
@@ -252,11 +255,11 @@ def _valid_metric(metric: Any) -> bool:
 
 
 def _in_range(value: Any, *, positive: bool = False) -> bool:
-    """A median (above 0: no real timing or rate is zero) or a spread (from 0), finite and at
-    most ``MAX_MEDIAN``."""
+    """A median (at least ``MIN_MEDIAN``: no real timing or rate is zero) or a spread (from
+    0), finite and at most ``MAX_MEDIAN``."""
     if not _number(value):
         return False
-    low_ok = float(value) > 0 if positive else float(value) >= 0
+    low_ok = float(value) >= MIN_MEDIAN if positive else float(value) >= 0
     return low_ok and float(value) <= MAX_MEDIAN
 
 
