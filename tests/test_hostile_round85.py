@@ -247,3 +247,20 @@ def test_security_md_states_the_floor_the_code_enforces() -> None:
     doc = (ROOT / "SECURITY.md").read_text(encoding="utf-8")
     assert trust.MIN_MEDIAN == 1e-12
     assert "finite medians of at least 10^-12" in doc and "a median of at least 10^-12" in doc
+
+
+def test_the_template_jail_keeps_a_users_lower_cpu_hard_limit() -> None:
+    """Under `ulimit -t 1` the jail had asked for a hard CPU limit of 2 s, which an
+    unprivileged process cannot raise to: every custom template then failed."""
+    script = (
+        "import resource\n"
+        "from advisor.report import template_jail\n"
+        "resource.setrlimit(resource.RLIMIT_CPU, (1, 1))\n"
+        "template_jail._limit_resources()\n"
+        "print(resource.getrlimit(resource.RLIMIT_CPU))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "(1, 1)"

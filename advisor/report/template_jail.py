@@ -80,7 +80,13 @@ def _child(
 def _limit_resources() -> None:
     import resource
 
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS + 1))
+    # never above a hard limit the user set (`ulimit -t 1`): raising it fails, and every
+    # render had then been reported as "out of memory?"
+    _soft, cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)
+    cpu = (CPU_SECONDS, CPU_SECONDS + 1)
+    if cpu_hard != resource.RLIM_INFINITY:
+        cpu = (min(cpu[0], cpu_hard), min(cpu[1], cpu_hard))
+    resource.setrlimit(resource.RLIMIT_CPU, cpu)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     limit = _address_space() + MEMORY_BYTES
     _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
