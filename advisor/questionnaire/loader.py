@@ -31,6 +31,7 @@ from advisor.questionnaire.spec import (
     field_bounds,
     model_field,
     question_kind,
+    reads_sizes,
     validate_value,
 )
 
@@ -187,6 +188,8 @@ def _load_question(
         kind, enum = question_kind(PROFILE_PATHS[path])
     except ValueError as exc:
         raise fail(str(exc), "field") from None
+    if kind == "number" and reads_sizes(path):
+        kind = "size"  # 256KB, 4GB: not a count's 7B, which reads as 7 bytes here
     _, info = model_field(path)
 
     help_text = raw.get("help", derived_help(path))

@@ -43,7 +43,7 @@ def _candidates(question: Question, atoms: list[Compare], context: dict[str, Any
         pool = [list(c) for r in range(len(values) + 1) for c in itertools.combinations(values, r)]
     elif question.kind == "bool":
         pool = [True, False]
-    elif question.kind in ("int", "number"):
+    elif question.kind in ("int", "number", "size"):
         low, high = question.bounds
         pool = []
         for atom in atoms:

@@ -24,7 +24,12 @@ from advisor.decide.conditions import (
     set_path,
 )
 from advisor.model.option_hints import did_you_mean
-from advisor.model.profile import Profile, field_bounds, model_field  # noqa: F401 (re-exported)
+from advisor.model.profile import (  # noqa: F401 (re-exported)
+    Profile,
+    field_bounds,
+    model_field,
+    parse_megabytes,
+)
 from advisor.model.terminal_text import clip
 
 QUESTIONS_FILE = Path(__file__).resolve().with_name("questions.yaml")
@@ -89,6 +94,15 @@ def question_kind(annotation: Any) -> tuple[str, type[Enum] | None]:
         return simple[annotation], None
     name = getattr(annotation, "__name__", annotation)
     raise ValueError(f"fields of type {name} cannot be asked")
+
+
+def reads_sizes(path: str) -> bool:
+    """Whether a number field reads sizes in MB ('256KB', '4GB'), not counts ('7B', '350M'):
+    its answer is a size question's, shown and explained in MB."""
+    model, _ = model_field(path)
+    leaf = path.rsplit(".", 1)[-1]
+    validators = model.__pydantic_decorators__.field_validators.values()
+    return any(v.func is parse_megabytes and leaf in v.info.fields for v in validators)
 
 
 def derived_help(path: str) -> str:
@@ -202,6 +216,8 @@ class Question:
             return "yes" if value else "no"
         if self.kind == "number":
             return human_count(value)
+        if self.kind == "size":  # '8k' would read back as 8 KB: a size is shown in MB
+            return f"{plain_number(value)} MB"
         if self.kind == "text":
             return value if value else '""'
         return str(value)
@@ -219,6 +235,8 @@ class Question:
             return f"{low}-{high}"
         if self.kind in ("int", "number"):
             return "Number"
+        if self.kind == "size":
+            return "MB, or a size such as 256KB or 4GB"
         return "Answer"
 
     def help_lines(self) -> list[str]:
@@ -230,10 +248,17 @@ class Question:
             lines.append(f"Allowed: {show(low)} to {show(high)}.")
         if self.kind == "number":
             lines.append("Suffixes k, M, B and T are accepted (350M, 7B, 1.5T).")
+        if self.kind == "size" and low is not None and high is not None:
+            lines.append(f"Allowed: {plain_number(low)} to {plain_number(high)} MB.")
+        if self.kind == "size":
+            lines.append(
+                "A plain number is MB; KB, MB, GB and TB are accepted too (256KB, 512MB, 4GB)."
+            )
         if self.kind == "multi":
+            names = " ".join(v for v, _ in self.choices[:2]) or "names"
             lines.append(
                 "Type numbers or names separated by commas or spaces (1,3 or 2-4 or "
-                "vision nlp); 'none' clears the selection."
+                f"{names}); 'none' clears the selection."
             )
         if self.kind == "choice":
             lines.append("Type the number or the name of one choice.")
@@ -250,6 +275,12 @@ def _yes_no(text: str) -> bool:
     raise AnswerError(f"'{clip(text)}' is not yes or no; answer y or n")
 
 
+def plain_number(value: Any) -> str:
+    """8000.0 -> '8000', 0.256 -> '0.256': the number as typed, no suffix."""
+    number = float(value)
+    return str(int(number)) if number.is_integer() else repr(number)
+
+
 def human_count(value: Any) -> str:
     """1e8 -> '100M', 7e9 -> '7B'; exact, or the plain number."""
     number = float(value)
@@ -259,7 +290,7 @@ def human_count(value: Any) -> str:
             if float(short) * scale == number:
                 return short + suffix
             break
-    return str(int(number)) if number.is_integer() else repr(number)
+    return plain_number(number)
 
 
 @dataclass(frozen=True)
