@@ -164,7 +164,7 @@ def test_a_team_with_code_can_say_it_is_weighing_a_move(tmp_path: Path) -> None:
     assert profile.existing_code_size.value == "large"
 
 
-def test_tpu_training_brings_the_nodes_question_and_the_count_grows(tmp_path: Path) -> None:
+def test_tpu_training_brings_the_nodes_question_and_drops_free_access(tmp_path: Path) -> None:
     person = Person("ask", cwd=tmp_path)
     person.enter_until("hardware.training")
     person.child.sendline("tpu")
@@ -172,8 +172,11 @@ def test_tpu_training_brings_the_nodes_question_and_the_count_grows(tmp_path: Pa
     person.child.sendline("")
     assert person.next_question() == "training.nodes"
     totals = [int(n) for n in _totals(person.output)]
-    # the estimate grew by the nodes and the free-TPU-access questions
-    assert totals[-1] == totals[0] + 2
+    # the nodes question joins; free TPU access leaves (HW106 reads it only for projects
+    # that do not train on TPUs already): the estimate stays
+    assert totals[-1] == totals[0]
+    person.child.sendline("")
+    assert person.next_question() == "deployment.targets"
     person.child.sendintr()
     assert person.finish() == 130
 
