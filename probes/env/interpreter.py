@@ -23,6 +23,7 @@ from typing import Any
 from probes.catalog import DISTRIBUTIONS, FRAMEWORKS, IMPORT_NAME, hidden_frameworks
 from probes.env import folders, reaper
 from probes.env.host import installed_versions
+from probes.env.limits import cap_file_size
 
 MIN_PYTHON = (3, 10)
 INSPECT_TIMEOUT = 60.0
@@ -227,13 +228,7 @@ def _short_text(value: Any) -> bool:
 
 
 def _cap_output() -> None:
-    import resource
-
-    # never above a hard limit the user set (`ulimit -f`): raising it fails, and a failing
-    # preexec_fn had stopped `--python` with a SubprocessError traceback
-    _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    cap = MAX_ANSWER if hard == resource.RLIM_INFINITY else min(MAX_ANSWER, hard)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (cap, cap))
+    cap_file_size(MAX_ANSWER)
 
 
 def resolve(paths: list[str] | None) -> tuple[list[Interpreter], list[str]]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from probes.env.limits import cap_file_size
 from probes.env.reaper import descendants
 from probes.run import trust
 from probes.run.protocol import EventReader
@@ -66,11 +67,7 @@ MIN_CALL_SECONDS, MAX_CALL_SECONDS = 1e-9, 3600.0
 def _cap_files() -> None:
     """In the child, before it runs: a file over MAX_FILE stops it (SIGXFSZ), so a worker
     cannot fill the disk through its output files before its timeout."""
-    import resource
-
-    _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    cap = MAX_FILE if hard == resource.RLIM_INFINITY else min(MAX_FILE, hard)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (cap, cap))
+    cap_file_size(MAX_FILE)
 
 
 def describe_exit(code: int | None) -> str:
