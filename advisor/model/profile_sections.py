@@ -119,8 +119,8 @@ class TrainingScale(Section):
     nodes: int = Field(1, ge=1, le=100_000, description="Machines used for one training run.")
     federated: StrictBool = Field(
         False,
-        description="Trains across many clients' devices without collecting their data "
-        "(federated learning).",
+        description="Trains across many clients' devices, or several organisations' sites "
+        "(hospitals, banks), without collecting their data (federated learning).",
     )
     on_device: StrictBool = Field(
         False,
