@@ -90,6 +90,12 @@ class Rule(Strict):
     veto: Vetoes = Field(default_factory=Vetoes)
     risks: Risks = Field(default_factory=Risks)
     why: str = Field(min_length=10)
+    scope: str | None = Field(
+        None,
+        description="Where the rule stands aside and which rule weighs that situation "
+        "instead: shown on the rule's page (`advisor rules show`), never in a report, whose "
+        "'why' speaks only to the profile at hand.",
+    )
     evidence: list[Evidence] = Field(min_length=1)
     holds: Holds | None = Field(
         None, description="When the claim held, if not always (point-in-time views only)."
@@ -103,6 +109,13 @@ class Rule(Strict):
         if "\n" in value.strip():
             raise ValueError("'why' must be one line")
         return value.strip()
+
+    @field_validator("scope")
+    @classmethod
+    def _one_line_scope(cls, value: str | None) -> str | None:
+        if value is not None and "\n" in value.strip():
+            raise ValueError("'scope' must be one line")
+        return value.strip() if value is not None else None
 
     @model_validator(mode="after")
     def _check(self) -> Rule:

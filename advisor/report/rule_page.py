@@ -56,7 +56,10 @@ def rule_markdown(rule: Rule, ruleset: RuleSet) -> str:
             lines.append(f"  - only {sole} has a mature route here: one decisive unit for {sole}")
     for fw, reason in rule.veto.items():
         lines.append(f"- {fw}: vetoed. {md_inline(reason)}")
-    lines += ["", "## Why", "", md_inline(rule.why), "", "## Evidence", ""]
+    lines += ["", "## Why", "", md_inline(rule.why)]
+    if rule.scope:
+        lines += ["", "## Scope", "", md_inline(rule.scope)]
+    lines += ["", "## Evidence", ""]
     lines += evidence_lines(rule.evidence)
     lines += holds_lines(rule.holds)
     lines += ["", "## Example", "", "Fires for:", "", *yaml_block(rule.examples.fire[0])]
