@@ -206,7 +206,7 @@ def render_split(
     """Plain-text tables for one split: summary, confusion matrices, calibration."""
     mine = [c for c in cases if split in ("all", c.split)]
     counts = ", ".join(f"{fw} {sum(c.chosen == fw for c in mine)}" for fw in FRAMEWORKS)
-    head = f"{'predictor':<16}{'top-1':>14}{'acceptable':>14}" + "".join(
+    head = f"{'predictor':<16}{'top-1':>16}{'acceptable':>16}" + "".join(
         f"{'recall ' + fw:>20}" for fw in FRAMEWORKS
     )
     out = [f"== {split}: {len(mine)} cases ({counts}) ==", head]
@@ -219,7 +219,7 @@ def render_split(
             f"{_pct(f['recall'][fw])}"
             for fw in FRAMEWORKS
         )
-        out.append(f"{name:<16}{top1:>14}{ok:>14}{recall}")
+        out.append(f"{name:<16}{top1:>16}{ok:>16}{recall}")
     for name, f in figures.items():
         out.append(f"confusion, {name} (rows: chosen, columns: verdict)")
         out.append(f"  {'':<12}" + "".join(f"{fw:>12}" for fw in FRAMEWORKS))
