@@ -69,7 +69,13 @@ class Profile(Section):
 
     project: Project = Field(default_factory=Project, description="About the project.")
     purpose: Purpose = Field(Purpose.both, description="Research, production or both.")
-    domains: list[Domain] = Field(default_factory=list, description="Application domains.")
+    domains: list[Domain] = Field(
+        default_factory=list,
+        description="Application domains: vision (images and video); nlp (text and natural "
+        "language); speech (speech and other audio: music, bioacoustics, sound events); rl "
+        "(reinforcement learning); scientific (scientific computing, simulation, "
+        "physics-informed models); generative (diffusion, GANs, LLMs); tabular; recommender.",
+    )
     model: ModelScale = Field(default_factory=ModelScale, description="Model size.")
     training: TrainingScale = Field(default_factory=TrainingScale, description="Training scale.")
     hardware: HardwarePlan = Field(
