@@ -11,9 +11,9 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ValidationError
 
 from advisor.decide.citations import check_user_citations, evidence_named
 from advisor.decide.conditions import (
@@ -38,103 +38,26 @@ from advisor.decide.framework_files import (
     merge_routes,
     read_framework_file,
 )
-from advisor.decide.item_labels import RULE_ID, item_label, load_pack_yaml
+from advisor.decide.item_labels import item_label, load_pack_yaml
 from advisor.decide.pack_layout import rule_files, user_packs, within_pack_budget
 from advisor.decide.releases import fill_releases, load_snapshot, snapshot_path
 from advisor.decide.routes import RouteTable, load_routes
 from advisor.decide.rule_examples import check_examples, examples_within_budget
+from advisor.decide.rule_model import Rule
 from advisor.io.safe_read import real_path
 from advisor.io.safe_yaml import YamlDocument
-from advisor.io.validation import input_error_from_validation, register_model
+from advisor.io.validation import input_error_from_validation
 from advisor.model.errors import InputError
 from advisor.model.option_hints import did_you_mean
 from advisor.model.rulepack import (
-    CRITERION_ID,
     MONTH_RE,
     CriterionInfo,
-    Effects,
-    Evidence,
-    Holds,
     InstallOption,
     PackMeta,
-    Risks,
-    RuleExamples,
     StackItem,
     StarterOption,
-    Strict,
-    Vetoes,
 )
 from advisor.model.terminal_text import clip
-
-
-class Rule(Strict):
-    """One criterion from the sources, as data."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
-
-    id: str = Field(pattern=RULE_ID)
-    title: str = Field(min_length=5)
-    criterion: str = Field(pattern=CRITERION_ID)
-    tier: Literal["soft", "decisive"] = Field(
-        "soft",
-        description="decisive: a fact that settles the choice in practice; its effects count "
-        "in decisive units (1 = one such fact), ranked before every soft preference.",
-    )
-    route: str | None = Field(
-        None,
-        description="A venue of rules/data/routes.yaml: the rule scores each framework by its "
-        "best route there (added to `effects`).",
-    )
-    when: Any = None
-    effects: Effects = Field(default_factory=Effects)
-    veto: Vetoes = Field(default_factory=Vetoes)
-    risks: Risks = Field(default_factory=Risks)
-    why: str = Field(min_length=10)
-    scope: str | None = Field(
-        None,
-        description="Where the rule stands aside and which rule weighs that situation "
-        "instead: shown on the rule's page (`advisor rules show`), never in a report, whose "
-        "'why' speaks only to the profile at hand.",
-    )
-    evidence: list[Evidence] = Field(min_length=1)
-    holds: Holds | None = Field(
-        None, description="When the claim held, if not always (point-in-time views only)."
-    )
-    examples: RuleExamples
-    condition: Condition | None = Field(None, exclude=True)
-
-    @field_validator("why")
-    @classmethod
-    def _one_sentence(cls, value: str) -> str:
-        if "\n" in value.strip():
-            raise ValueError("'why' must be one line")
-        return value.strip()
-
-    @field_validator("scope")
-    @classmethod
-    def _one_line_scope(cls, value: str | None) -> str | None:
-        if value is not None and "\n" in value.strip():
-            raise ValueError("'scope' must be one line")
-        return value.strip() if value is not None else None
-
-    @model_validator(mode="after")
-    def _check(self) -> Rule:
-        if not any(v for _, v in self.effects.items()) and not self.veto.items() and not self.route:
-            raise ValueError("a rule needs at least one non-zero effect or a veto (or a route)")
-        if self.tier == "decisive" and any(abs(v) > 2 for _, v in self.effects.items()):
-            raise ValueError("a decisive rule's effects count decisive units: -2..2")
-        if all(e.status == "superseded" for e in self.evidence):
-            raise ValueError(
-                "evidence: a rule needs at least one current claim, not only superseded ones"
-            )
-        return self
-
-    @property
-    def uses_facts(self) -> bool:
-        return bool(self.condition and any(f.startswith("facts.") for f in self.condition.fields()))
-
-
-register_model(Rule)
 
 
 @dataclass
