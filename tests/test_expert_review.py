@@ -189,7 +189,9 @@ def test_java_on_a_phone_is_android_not_a_jvm_server() -> None:
             {"team": {"languages": ["java"]}, "deployment": {"targets": ["server"]}}
         ).rules
     }
-    assert "PROD108" in phone and "PROD109" not in phone
+    # on a phone the mobile route (DEP002) scores the Android runtimes; PROD108 would count
+    # them twice (one fact, one rule, round 89), and PROD109's JVM server is not there
+    assert "DEP002" in phone and "PROD108" not in phone and "PROD109" not in phone
     assert "PROD109" in server and "PROD108" not in server
 
 
