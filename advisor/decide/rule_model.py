@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from advisor.decide.conditions import Condition
 from advisor.decide.item_labels import RULE_ID
@@ -61,18 +61,11 @@ class Rule(Strict):
     examples: RuleExamples
     condition: Condition | None = Field(None, exclude=True)
 
-    @field_validator("why")
+    @field_validator("why", "scope")
     @classmethod
-    def _one_sentence(cls, value: str) -> str:
-        if "\n" in value.strip():
-            raise ValueError("'why' must be one line")
-        return value.strip()
-
-    @field_validator("scope")
-    @classmethod
-    def _one_line_scope(cls, value: str | None) -> str | None:
+    def _one_line(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is not None and "\n" in value.strip():
-            raise ValueError("'scope' must be one line")
+            raise ValueError(f"'{info.field_name}' must be one line")
         return value.strip() if value is not None else None
 
     @model_validator(mode="after")
