@@ -65,6 +65,16 @@ def test_the_starter_code_runs(framework: str, option: int, tmp_path: Path) -> N
             None,
         ),
         ({"workload": {"compiled_training_loop": True}}, "jax", "jax.lax.scan"),
+        # round 88: an LLM project was shown an MLP; a transformer gets a small language model
+        ({"workload": {"model_family": "transformer"}}, "pytorch", "is_causal=True"),
+        ({"workload": {"model_family": "transformer"}}, "jax", "is_causal=True"),
+        ({"workload": {"model_family": "transformer"}}, "tensorflow", "use_causal_mask=True"),
+        ({"workload": {"model_family": "cnn"}}, "pytorch", None),
+        (
+            {"workload": {"model_family": "transformer"}, "deployment": {"targets": ["mobile"]}},
+            "pytorch",
+            "torch.export.save",
+        ),
         ({}, "jax", None),
     ],
 )

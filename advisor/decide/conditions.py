@@ -69,13 +69,18 @@ class FieldInfo:
     is_fact: bool
 
 
-def resolve_field(path: str) -> FieldInfo:
-    """Look a dotted path up in the Profile or Facts model."""
-    if not isinstance(path, str) or path not in ALL_PATHS:
+def resolve_field(path: str, *, display: bool = False) -> FieldInfo:
+    """Look a dotted path up in the Profile or Facts model. ``display``: the condition
+    only chooses what a report shows (a starter, a stack item, an install line), so it may
+    read a display-only answer as well; a rule or a question may not."""
+    if display and isinstance(path, str) and path in PROFILE_PATHS:
+        annotation = PROFILE_PATHS[path]
+    elif not isinstance(path, str) or path not in ALL_PATHS:
         if isinstance(path, str) and path in PROFILE_PATHS:  # the model says no rule reads it
             raise ConditionError(f"'{path}' is display only: no rule or question may read it")
         raise ConditionError(f"unknown field '{clip(path)}'{field_hint(str(path))}")
-    annotation = ALL_PATHS[path]
+    else:
+        annotation = ALL_PATHS[path]
     is_list = typing.get_origin(annotation) is list
     item = typing.get_args(annotation)[0] if is_list else annotation
     return FieldInfo(path, annotation, is_list, item, path.startswith("facts."))
@@ -262,19 +267,25 @@ def why_not(condition: Condition, context: dict[str, Any], most: int = 3) -> str
 
 
 def parse_condition(
-    data: Any, where: str = "when", depth: int = 0, loc: tuple[Any, ...] = ()
+    data: Any,
+    where: str = "when",
+    depth: int = 0,
+    loc: tuple[Any, ...] = (),
+    *,
+    display: bool = False,
 ) -> Condition:
     """Parse YAML data into a Condition, checking every path, operator and literal (an
-    error's ``where`` and ``loc`` name the bad part: ConditionError)."""
+    error's ``where`` and ``loc`` name the bad part: ConditionError). ``display``: see
+    resolve_field."""
     try:
-        return _parse(data, where, depth, loc)
+        return _parse(data, where, depth, loc, display)
     except ConditionError as exc:
         if exc.loc is None:
             exc.loc = loc
         raise
 
 
-def _parse(data: Any, where: str, depth: int, loc: tuple[Any, ...]) -> Condition:
+def _parse(data: Any, where: str, depth: int, loc: tuple[Any, ...], display: bool) -> Condition:
     if depth > MAX_DEPTH:
         raise ConditionError(f"conditions nest deeper than {MAX_DEPTH} levels", where)
     if data is None or data is True:
@@ -298,7 +309,11 @@ def _parse(data: Any, where: str, depth: int, loc: tuple[Any, ...]) -> Condition
             _check_items(items, combinator, f"{where}.{combinator}", (*loc, combinator))
             parts = tuple(
                 parse_condition(
-                    item, f"{where}.{combinator}[{i + 1}]", depth + 1, (*loc, combinator, i)
+                    item,
+                    f"{where}.{combinator}[{i + 1}]",
+                    depth + 1,
+                    (*loc, combinator, i),
+                    display=display,
                 )
                 for i, item in enumerate(items)
             )
@@ -316,7 +331,10 @@ def _parse(data: Any, where: str, depth: int, loc: tuple[Any, ...]) -> Condition
     if "not" in keys:
         if keys != {"not"}:
             raise ConditionError("'not' must stand alone in its mapping", where)
-        return Not(parse_condition(data["not"], f"{where}.not", depth + 1, (*loc, "not")))
+        inner = parse_condition(
+            data["not"], f"{where}.not", depth + 1, (*loc, "not"), display=display
+        )
+        return Not(inner)
     if "field" not in keys:
         hints = [h for key in sorted(map(str, keys)) for h in word_hint(key, COMBINATORS)]
         suggestion = f"; did you mean '{hints[0]}'?" if hints else ""
@@ -339,7 +357,7 @@ def _parse(data: Any, where: str, depth: int, loc: tuple[Any, ...]) -> Condition
         suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
         raise ConditionError(f"unknown operator '{clip(op)}'{suggestion}", where, (*loc, op))
     try:
-        info = resolve_field(data["field"])
+        info = resolve_field(data["field"], display=display)
     except ConditionError as exc:
         raise ConditionError(exc.message, where, (*loc, "field")) from None
     try:

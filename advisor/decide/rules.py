@@ -152,7 +152,9 @@ def load_pack_meta(
             for i, item in enumerate(items):
                 loc = (*base, kind, i, "when")
                 try:
-                    conditions[(fw, kind, i)] = parse_condition(item.when, field_name(loc))
+                    conditions[(fw, kind, i)] = parse_condition(
+                        item.when, field_name(loc), display=True
+                    )
                 except ConditionError as exc:
                     raise InputError(
                         exc.message,

@@ -260,10 +260,11 @@ class Priorities(Section):
 class Workload(Section):
     model_family: ModelFamily = Field(
         ModelFamily.mlp,
-        description="Kind of model the probes should imitate.",
+        description="Kind of model the probes should imitate; the report's starter code "
+        "follows it too (a transformer gets a small language model).",
         json_schema_extra=display_only(
-            "no rule reads it; it shapes the model the probes time, so a probe-aware rule "
-            "sees it only through those measurements"
+            "no rule reads it; it shapes the model the probes time (a probe-aware rule sees "
+            "it only through those measurements) and the starter code the report shows"
         ),
     )
     batch_size: int = Field(
