@@ -220,8 +220,11 @@ class Team(Section):
     numpy: StrictBool = Field(True, description="Fluent in NumPy.")
     languages: list[Language] = Field(
         default_factory=list,
-        description="Languages besides Python the model code must live with: JavaScript, "
-        "C++, Swift/Kotlin, Java, Rust.",
+        description="Languages besides Python the model code must live with: written in "
+        "(JavaScript), or run from (a C++ program, engine or device; a Swift or Kotlin app; a "
+        "Java service; Rust). C++ or CUDA kernels written to extend the framework (custom "
+        "operators) do not count: all three take them (PyTorch C++ extensions, JAX's FFI, "
+        "TensorFlow custom ops).",
     )
 
 
