@@ -293,8 +293,10 @@ def combine(decisive: float, soft: float, model: DecisionModel) -> float:
 
 
 def to_score(raw: float) -> float:
-    """Map a raw score to 0-100 (50 is neutral)."""
-    return round(50.0 + 50.0 * math.tanh(raw / SCORE_SCALE), 1)
+    """Map a raw score to 0-100 (50 is neutral). tanh never reaches 1, so a score that
+    would round to 100 (or 0) is shown as 99.9 (or 0.1): a report never claims a perfect
+    fit, or none at all, that the model does not compute."""
+    return min(99.9, max(0.1, round(50.0 + 50.0 * math.tanh(raw / SCORE_SCALE), 1)))
 
 
 def comparable_lead(

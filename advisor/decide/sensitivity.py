@@ -275,11 +275,22 @@ def find_flips(
                     cost=cost,
                     new_winner=new_winner,
                     takes_on=category != "priority" and cost == TAKE_ON,
+                    rules_out=winner if winner and outcome.vetoes.get(winner) else None,
                     **lead_of(outcome, ruleset.meta.decision),
                 )
             )
-    # at equal cost: a changed answer, then a priority, then something new
-    flips.sort(key=lambda f: (f.cost, f.takes_on, f.kind == "priority", _distance(f), f.path))
+    # at equal cost: a changed answer, then a priority, then something new; and one that
+    # wins only by ruling the current winner out after one that outscores it
+    flips.sort(
+        key=lambda f: (
+            f.cost,
+            f.takes_on,
+            f.rules_out is not None,
+            f.kind == "priority",
+            _distance(f),
+            f.path,
+        )
+    )
     unoffered = [
         NotAsked(path=p, category=c, new_winners=[fw for fw in FRAMEWORKS if fw in won])
         for p, (c, won) in sorted(not_asked.items())

@@ -77,6 +77,9 @@ class Flip(BaseModel):
     new_lead: float | None = None
     new_lead_decisive: bool = False
     near_tie: bool = False
+    # the current winner when the change itself rules it out (a veto: "migrating_away",
+    # a target it cannot reach): the new winner then leads only because of that
+    rules_out: str | None = None
 
 
 class NotAsked(BaseModel):

@@ -30,8 +30,19 @@ def flip_text(flip: Flip | None) -> str | None:
 
 def lead_text(flip: Flip | None) -> str:
     """How the new winner would win: 'on a decisive fact', 'by 4.2 points', 'by only 0.3
-    points (a near-tie)'; empty when no rival would be left standing."""
-    if not flip or flip.new_lead is None:
+    points (a near-tie)'; empty when no rival would be left standing. A change that rules
+    the current winner out says so: the new winner leads only because of it."""
+    if not flip:
+        return ""
+    lead = _margin_text(flip)
+    if flip.rules_out:
+        because = f"only because the change rules {name(flip.rules_out)} out"
+        return f"{lead}, {because}" if lead else because
+    return lead
+
+
+def _margin_text(flip: Flip) -> str:
+    if flip.new_lead is None:
         return ""
     if flip.new_lead_decisive:
         return "on a decisive fact"

@@ -1,0 +1,62 @@
+"""Red-team round 90 (a tech lead read three fresh reports end to end, 2026-12-06)."""
+
+from __future__ import annotations
+
+from advisor.decide.engine import decide
+from advisor.decide.rules import load_ruleset
+from advisor.decide.scoring import to_score
+from advisor.model.profile import Profile
+from advisor.report.changes import changes
+
+LLM_STARTUP = {
+    "purpose": "production",
+    "domains": ["nlp", "generative"],
+    "model": {"parameters": "7B"},
+    "training": {"accelerators": 8, "nodes": 1},
+    "hardware": {"training": ["nvidia_gpu"], "inference": ["nvidia_gpu"]},
+    "deployment": {"targets": ["server"], "serving": "llm_serving"},
+    "team": {"size": 4, "experience": {"pytorch": "expert", "jax": "none", "tensorflow": "some"}},
+    "ecosystem": {"huggingface": True, "pretrained_models": True, "libraries": ["nlp"]},
+    "existing_code": ["pytorch"],
+    "priorities": {"production_maturity": 5, "raw_performance": 4, "ecosystem_breadth": 5},
+}
+
+
+def test_a_flip_that_only_rules_the_winner_out_says_so() -> None:
+    """Section 7 offered "answer migrating_away: true; JAX would then win, by 3.8 points" as
+    if JAX were close: the change vetoes PyTorch, and JAX then scored 38 of 100."""
+    decision = decide(Profile.model_validate(LLM_STARTUP), None, load_ruleset())
+    assert decision.recommendation.framework == "pytorch"
+    flip = decision.sensitivity.smallest_flip
+    assert flip is not None and flip.path == "migrating_away"
+    assert flip.rules_out == "pytorch"
+    shown = changes(decision)["smallest"]["lead"]
+    assert shown.endswith("only because the change rules PyTorch out"), shown
+
+
+def test_a_flip_that_outscores_the_winner_names_no_veto() -> None:
+    decision = decide(
+        Profile.model_validate({"priorities": {"learning_curve": 5}}), None, load_ruleset()
+    )
+    offered = [f for f in decision.sensitivity.flips_by_framework.values() if f]
+    assert offered and all(f.rules_out is None for f in offered)
+
+
+def test_a_score_never_shows_a_perfect_fit_the_model_does_not_compute() -> None:
+    """A differentiable fluid solver's report said "JAX scores 100 of 100" for 99.98."""
+    assert to_score(1e4) == 99.9 and to_score(-1e4) == 0.1 and to_score(0.0) == 50.0
+    solver = {
+        "purpose": "research",
+        "domains": ["scientific"],
+        "hardware": {"training": ["nvidia_gpu"]},
+        "existing_code": ["numpy"],
+        "workload": {
+            "differentiable_solver": True,
+            "simulator": "accelerator",
+            "compiled_training_loop": True,
+            "higher_order_derivatives": True,
+        },
+    }
+    decision = decide(Profile.model_validate(solver), None, load_ruleset())
+    assert decision.recommendation.framework == "jax"
+    assert all(0.1 <= r.score <= 99.9 for r in decision.ranking)
