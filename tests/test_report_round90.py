@@ -60,3 +60,26 @@ def test_a_score_never_shows_a_perfect_fit_the_model_does_not_compute() -> None:
     decision = decide(Profile.model_validate(solver), None, load_ruleset())
     assert decision.recommendation.framework == "jax"
     assert all(0.1 <= r.score <= 99.9 for r in decision.ranking)
+
+
+def test_a_beta_route_to_the_only_target_is_a_risk_of_the_recommended_framework() -> None:
+    """An ultrasound CNN for an Arm Ethos-U device: the route table rated PyTorch's way
+    there beta, but section 8's risks for PyTorch never said so."""
+    device = {
+        "purpose": "production",
+        "domains": ["vision"],
+        "model": {"parameters": "2M"},
+        "hardware": {"training": ["nvidia_gpu"], "inference": ["cpu"]},
+        "deployment": {"targets": ["edge"], "edge_hardware": ["arm_ethos"]},
+        "team": {"experience": {"pytorch": "some", "tensorflow": "some"}},
+        "ecosystem": {"pretrained_models": True, "libraries": ["vision"]},
+        "priorities": {"production_maturity": 5, "long_term_stability": 5},
+    }
+    decision = decide(Profile.model_validate(device), None, load_ruleset())
+    winner = decision.recommendation.framework
+    route = next(
+        c for r in decision.rules for c in r.routes if c.framework == winner and r.id == "DEP106"
+    )
+    said = [r.text for r in decision.risks if r.framework == winner and r.rule == "DEP106"]
+    assert route.maturity in ("beta", "experimental")  # routes.yaml, checked 2026-11-30
+    assert said and f"is only {route.maturity}" in said[0], said

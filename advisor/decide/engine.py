@@ -19,7 +19,7 @@ from advisor.decide.field_readers import unread_answers
 from advisor.decide.install import choose_setup
 from advisor.decide.measured import machine_context
 from advisor.decide.no_fit import explain_no_fit
-from advisor.decide.routes import weak_route
+from advisor.decide.routes import route_risks, weak_route
 from advisor.decide.rules import Rule, RuleSet
 from advisor.decide.scoring import (
     Evaluation,
@@ -179,7 +179,7 @@ def explain(
             breakdown[rule.criterion][fw] = round(breakdown[rule.criterion][fw] + value, 4)
     risks = [
         Risk(rule=r.id, framework=fw, text=text) for r in fired for fw, text in r.risks.items()
-    ]
+    ] + route_risks(fired)
     prior = ruleset.meta.prior
     own_rules = [r.id for r in ruleset.rules if r.id in ruleset.added]  # from --rules packs
     own_checks = [c.id for c in ruleset.checks if c.id in ruleset.added]

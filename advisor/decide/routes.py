@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from advisor.frameworks import FRAMEWORKS
 from advisor.io.safe_yaml import YamlDocument
 from advisor.io.validation import input_error_from_validation
-from advisor.model.decision import FiredRule
+from advisor.model.decision import FiredRule, Risk
 from advisor.model.errors import InputError
 from advisor.model.rulepack import Period
 
@@ -134,3 +134,24 @@ def weak_route(fired: list[FiredRule], framework: str | None, floor: str | None)
                     f"({rule.id})"
                 )
     return None
+
+
+def route_risks(fired: list[FiredRule]) -> list[Risk]:
+    """A risk for each framework whose best route to a place the model must run (a fired
+    deployment rule's venue) is beta or experimental, or missing: the route table showed it,
+    the risks did not (red-team round 90: a device's only target had a beta route)."""
+    out = []
+    for rule in fired:
+        for choice in rule.routes:
+            if choice.maturity == "none":
+                text = f"It has no route of its own for '{rule.title}'."
+            elif choice.maturity in ("beta", "experimental"):
+                text = (
+                    f"Its route for '{rule.title}' is only {choice.maturity}: {choice.route} "
+                    f"(checked {choice.checked}). Try your own model on it early: operator "
+                    "coverage and accuracy after conversion are where such routes break."
+                )
+            else:
+                continue
+            out.append(Risk(rule=rule.id, framework=choice.framework, text=text))
+    return out
