@@ -83,3 +83,19 @@ def test_a_beta_route_to_the_only_target_is_a_risk_of_the_recommended_framework(
     said = [r.text for r in decision.risks if r.framework == winner and r.rule == "DEP106"]
     assert route.maturity in ("beta", "experimental")  # routes.yaml, checked 2026-11-30
     assert said and f"is only {route.maturity}" in said[0], said
+
+
+def test_a_team_without_jax_or_a_functional_habit_is_warned_when_jax_wins() -> None:
+    """A fluid-solver lab with no JAX and no functional habit got JAX, and section 8 said
+    "No rule flagged a specific risk of JAX for this profile" beside TEAM002's -2."""
+    lab = {
+        "purpose": "research",
+        "domains": ["scientific"],
+        "hardware": {"training": ["nvidia_gpu"]},
+        "team": {"experience": {"jax": "none"}, "functional_programming": False},
+        "existing_code": ["numpy"],
+        "workload": {"differentiable_solver": True, "simulator": "accelerator"},
+    }
+    decision = decide(Profile.model_validate(lab), None, load_ruleset())
+    assert decision.recommendation.framework == "jax"
+    assert any(r.rule == "TEAM002" and r.framework == "jax" for r in decision.risks)
