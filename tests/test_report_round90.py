@@ -99,3 +99,40 @@ def test_a_team_without_jax_or_a_functional_habit_is_warned_when_jax_wins() -> N
     decision = decide(Profile.model_validate(lab), None, load_ruleset())
     assert decision.recommendation.framework == "jax"
     assert any(r.rule == "TEAM002" and r.framework == "jax" for r in decision.risks)
+
+
+def test_the_companions_come_with_one_pip_line() -> None:
+    """Rounds 88 and 90: the install line named only the framework; an LLM fine-tuning
+    report listed Transformers, PEFT and TRL without a way to install them."""
+    from advisor.io.profiles import example_path, load_profile
+    from advisor.report.context import companion_install
+
+    decision = decide(
+        load_profile(str(example_path("llm-finetuning-nvidia-hf"))), None, load_ruleset()
+    )
+    line = companion_install(decision.recommendation)
+    assert line == "pip install transformers peft trl", line
+
+
+def test_a_pip_requirement_is_never_shell_syntax() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    from advisor.model.rulepack import StackItem
+
+    ok = StackItem(name="x", role="y", pip="jax[cuda13] foo>=1.2,<2")
+    assert ok.pip
+    for bad in ("x; rm -rf ~", "a && b", "$(curl evil)", "a|sh", "`id`", '"x"', "a  b"):
+        with pytest.raises(ValidationError):
+            StackItem(name="x", role="y", pip=bad)
+
+
+def test_a_requirement_the_shell_would_read_is_quoted() -> None:
+    from advisor.model.decision import Recommendation
+    from advisor.model.rulepack import StackItem
+    from advisor.report.context import companion_install
+
+    rec = Recommendation.model_construct(
+        stack=[StackItem(name="a", role="b", pip="jax[cuda13] foo>=1.2 jax[cuda13]")]
+    )
+    assert companion_install(rec) == 'pip install "jax[cuda13]" "foo>=1.2"'

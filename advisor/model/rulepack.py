@@ -210,12 +210,20 @@ class CriterionInfo(Strict):
         return value
 
 
+# pip requirements, space-separated: names, extras, version bounds; nothing a shell runs
+_REQUIREMENT = r"[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?(,?[<>=!~]=?[A-Za-z0-9.*+-]+)*"
+PIP_SPECS = rf"^{_REQUIREMENT}( {_REQUIREMENT})*$"
+
+
 class StackItem(Strict):
     name: str
     role: str
     url: str | None = Field(None, pattern=r"^https?://\S+$")
     note: str = ""
     when: Any = None
+    # what `pip install` adds beside the framework's own line (empty: part of the
+    # framework, or it needs an environment of its own)
+    pip: str = Field("", max_length=200, pattern=PIP_SPECS + "|^$")
 
 
 class InstallOption(Strict):

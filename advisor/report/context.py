@@ -9,6 +9,7 @@ a clock or imports a framework, so a ``--probes none`` report is reproducible.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +70,7 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
         "training_hardware": _training_hardware(inp.profile),
         "install_for": _install_for(rec, inp.profile),
         "install_elsewhere": _install_elsewhere(rec),
+        "companion_install": companion_install(rec),
         # the hedge is for a contested verdict, not for one only capped below high
         "show_hedge": bool(rec.hedge)
         and rec.confidence in ("low", "medium")
@@ -121,6 +123,21 @@ def _install_elsewhere(rec: Recommendation) -> list[dict[str, Any]]:
         )
         out.append({"hardware": device, "text": text, "command": hint.command, "note": hint.note})
     return out
+
+
+def companion_install(rec: Recommendation) -> str:
+    """One pip line for the companion libraries shown that install beside the framework
+    (a stack item's ``pip``), each requirement once, quoted when the shell would read it;
+    empty when none does."""
+    specs: list[str] = []
+    for item in rec.stack:
+        for spec in item.pip.split():
+            if spec not in specs:
+                specs.append(spec)
+    if not specs:
+        return ""
+    plain = re.compile(r"^[A-Za-z0-9._-]+$")
+    return "pip install " + " ".join(s if plain.match(s) else f'"{s}"' for s in specs)
 
 
 def _labels(values: list[str]) -> str:
