@@ -134,7 +134,7 @@ def test_the_numbers_tried_for_an_answer_are_few_and_in_range() -> None:
 
 
 def test_why_not_names_the_comparisons_that_kept_a_condition_false() -> None:
-    from advisor.decide.conditions import why_not
+    from advisor.decide.rule_examples import why_not
 
     cond = parse_condition(
         {"all": [{"field": "team.size", "gte": 8}, {"field": "purpose", "eq": "research"}]}

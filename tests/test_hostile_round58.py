@@ -50,8 +50,24 @@ def test_a_device_that_can_run_the_model_is_offered_again(
     server added to a phone app with a Neural Engine tripped 'an accelerator without a
     device target', and a microcontroller added to a 200,000-parameter Coral keyword
     spotter 'a Coral without an edge target': ordinary changes were called contradictions.
-    Only the checks about the model's size judge an added device."""
-    assert offered in _offered(_json_report(tmp_path, profile))
+    Only the checks about the model's size judge an added device. (Since round 90 a flip
+    that wins only by ruling the winner out, as a microcontroller does JAX, is headlined
+    after one that outscores it at the same cost; it must still be among the changes
+    offered, not ruled out.)"""
+    import yaml
+
+    from advisor.decide.rules import load_ruleset
+    from advisor.decide.said_context import SaidContext
+    from advisor.decide.sensitivity import find_flips
+    from advisor.model.facts import Facts
+    from advisor.model.profile import Profile
+
+    data = _json_report(tmp_path, profile)
+    said = Profile.model_validate(yaml.safe_load(profile))
+    flips, _, _, _ = find_flips(
+        SaidContext(said, Facts()), load_ruleset(), data["recommendation"]["framework"]
+    )
+    assert offered in json.dumps([f.model_dump() for f in flips])
 
 
 def test_a_codebase_is_one_fact_not_a_decisive_one_and_a_soft_one(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 from advisor.decide.context import build_context, flatten, get_path, set_path  # noqa: F401
 from advisor.decide.field_hints import COMBINATORS, field_hint, word_hint
 from advisor.decide.literals import read_literal
-from advisor.model.field_guards import check_list, first_repeat, short_repr
+from advisor.model.field_guards import check_list, first_repeat
 from advisor.model.paths import (  # noqa: F401
     ALL_PATHS,
     FACT_PATHS,
@@ -246,24 +246,6 @@ def _merge(parts: Any) -> dict[str, set[Any]]:
         for key, values in part.items():
             out.setdefault(key, set()).update(values)
     return out
-
-
-def why_not(condition: Condition, context: dict[str, Any], most: int = 3) -> str:
-    """The comparisons that kept ``condition`` from being true, for an error message:
-    "; not true: team.size gte 8 (it is 4), purpose eq 'research' (not given)"."""
-    found: list[str] = []
-
-    def walk(node: Condition) -> None:
-        if isinstance(node, (All, AnyOf)):
-            for part in node.parts:
-                walk(part)
-        elif isinstance(node, Compare) and node.evaluate(context) is not True:
-            actual = context.get(node.path)
-            state = "not given" if actual is None else f"it is {short_repr(actual)}"
-            found.append(f"{node.path} {node.op} {short_repr(node.value)} ({state})")
-
-    walk(condition)  # a `not` is left out: what it negates was true
-    return f"; not true: {', '.join(found[:most])}" if found else ""
 
 
 def parse_condition(

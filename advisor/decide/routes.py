@@ -139,10 +139,13 @@ def weak_route(fired: list[FiredRule], framework: str | None, floor: str | None)
 def route_risks(fired: list[FiredRule]) -> list[Risk]:
     """A risk for each framework whose best route to a place the model must run (a fired
     deployment rule's venue) is beta or experimental, or missing: the route table showed it,
-    the risks did not (red-team round 90: a device's only target had a beta route)."""
+    the risks did not (red-team round 90: a device's only target had a beta route). A rule
+    that states its own risk for that framework keeps it instead."""
     out = []
     for rule in fired:
         for choice in rule.routes:
+            if choice.framework in rule.risks:  # the rule's own risk says it better
+                continue
             if choice.maturity == "none":
                 text = f"It has no route of its own for '{rule.title}'."
             elif choice.maturity in ("beta", "experimental"):

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.decide.conditions import Condition, why_not
+from advisor.decide.conditions import All, AnyOf, Compare, Condition
 from advisor.decide.context import example_context
 from advisor.io.safe_yaml import YamlDocument
 from advisor.model.errors import InputError
+from advisor.model.field_guards import short_repr
 from advisor.model.rulepack import RuleExamples
 
 
@@ -62,3 +63,21 @@ def examples_within_budget(doc: YamlDocument, so_far: int, key: str = "rules") -
             path=doc.path,
         )
     return count
+
+
+def why_not(condition: Condition, context: dict[str, Any], most: int = 3) -> str:
+    """The comparisons that kept ``condition`` from being true, for an error message:
+    "; not true: team.size gte 8 (it is 4), purpose eq 'research' (not given)"."""
+    found: list[str] = []
+
+    def walk(node: Condition) -> None:
+        if isinstance(node, (All, AnyOf)):
+            for part in node.parts:
+                walk(part)
+        elif isinstance(node, Compare) and node.evaluate(context) is not True:
+            actual = context.get(node.path)
+            state = "not given" if actual is None else f"it is {short_repr(actual)}"
+            found.append(f"{node.path} {node.op} {short_repr(node.value)} ({state})")
+
+    walk(condition)  # a `not` is left out: what it negates was true
+    return f"; not true: {', '.join(found[:most])}" if found else ""
