@@ -42,6 +42,8 @@ OPERATORS = COMPARISONS + MEMBERSHIP + CONTAINS
 MAX_DEPTH = 32
 MAX_CONDITIONS = 256  # conditions in one rule's or check's `when` (the core's largest: 6)
 MAX_PACK_CONDITIONS = 20_000  # in all the rules (or all the checks) loaded (the core: 239)
+# what a condition that only chooses what a report shows may read: display-only answers too
+DISPLAY_READABLE = {**ALL_PATHS, **PROFILE_PATHS}
 
 
 class ConditionError(ValueError):
@@ -73,14 +75,12 @@ def resolve_field(path: str, *, display: bool = False) -> FieldInfo:
     """Look a dotted path up in the Profile or Facts model. ``display``: the condition
     only chooses what a report shows (a starter, a stack item, an install line), so it may
     read a display-only answer as well; a rule or a question may not."""
-    if display and isinstance(path, str) and path in PROFILE_PATHS:
-        annotation = PROFILE_PATHS[path]
-    elif not isinstance(path, str) or path not in ALL_PATHS:
+    readable = DISPLAY_READABLE if display else ALL_PATHS
+    if not isinstance(path, str) or path not in readable:
         if isinstance(path, str) and path in PROFILE_PATHS:  # the model says no rule reads it
             raise ConditionError(f"'{path}' is display only: no rule or question may read it")
         raise ConditionError(f"unknown field '{clip(path)}'{field_hint(str(path))}")
-    else:
-        annotation = ALL_PATHS[path]
+    annotation = readable[path]
     is_list = typing.get_origin(annotation) is list
     item = typing.get_args(annotation)[0] if is_list else annotation
     return FieldInfo(path, annotation, is_list, item, path.startswith("facts."))

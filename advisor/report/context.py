@@ -125,6 +125,9 @@ def _install_elsewhere(rec: Recommendation) -> list[dict[str, Any]]:
     return out
 
 
+_PLAIN = re.compile(r"^[A-Za-z0-9._-]+$")  # a requirement the shell reads as it is
+
+
 def companion_install(rec: Recommendation) -> str:
     """One pip line for the companion libraries shown that install beside the framework
     (a stack item's ``pip``), each requirement once, quoted when the shell would read it;
@@ -136,8 +139,7 @@ def companion_install(rec: Recommendation) -> str:
                 specs.append(spec)
     if not specs:
         return ""
-    plain = re.compile(r"^[A-Za-z0-9._-]+$")
-    return "pip install " + " ".join(s if plain.match(s) else f'"{s}"' for s in specs)
+    return "pip install " + " ".join(s if _PLAIN.match(s) else f'"{s}"' for s in specs)
 
 
 def _labels(values: list[str]) -> str:
