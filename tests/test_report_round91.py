@@ -1,0 +1,37 @@
+"""Round 91 (2026-12-06): what the report recommends agrees with the reasons it gives."""
+
+from __future__ import annotations
+
+from advisor.decide.engine import decide
+from advisor.decide.rules import load_ruleset
+from advisor.model.profile import Profile
+
+KERAS_TEAM_ON_PYTORCH = {
+    "purpose": "research",
+    "domains": ["vision"],
+    "hardware": {"training": ["nvidia_gpu"]},
+    "team": {"experience": {"tensorflow": "expert", "pytorch": "some"}},
+    "ecosystem": {"pretrained_models": True},
+}
+
+
+def _stack_names(profile: dict) -> tuple[str, list[str], list[str]]:
+    decision = decide(Profile.model_validate(profile), None, load_ruleset())
+    rec = decision.recommendation
+    fired = [r.id for r in decision.rules]
+    return rec.framework, [item.name for item in rec.stack], fired
+
+
+def test_keras_skills_credited_to_pytorch_come_with_keras_on_pytorch() -> None:
+    """TEAM108 gave PyTorch a point because "Keras skills carry over to Keras on the PyTorch
+    back end", and the recommended PyTorch stack then named no Keras at all."""
+    framework, names, fired = _stack_names(KERAS_TEAM_ON_PYTORCH)
+    assert framework == "pytorch" and "TEAM108" in fired
+    assert "Keras 3 on the PyTorch back end" in names
+
+
+def test_a_team_without_keras_gets_no_keras_item() -> None:
+    profile = dict(KERAS_TEAM_ON_PYTORCH, team={"experience": {"pytorch": "expert"}})
+    framework, names, fired = _stack_names(profile)
+    assert framework == "pytorch" and "TEAM108" not in fired
+    assert not any("Keras" in name for name in names)
