@@ -35,3 +35,36 @@ def test_a_team_without_keras_gets_no_keras_item() -> None:
     framework, names, fired = _stack_names(profile)
     assert framework == "pytorch" and "TEAM108" not in fired
     assert not any("Keras" in name for name in names)
+
+
+def test_a_browser_pytorch_stack_installs_the_onnx_exporters_dependencies() -> None:
+    """The stack said "ONNX export + ONNX Runtime Web" and the install line was only
+    `pip install timm`: torch.onnx.export needs onnx and onnxscript beside torch."""
+    from advisor.report.context import companion_install
+
+    profile = {
+        "purpose": "production",
+        "domains": ["vision"],
+        "deployment": {"targets": ["browser"]},
+        "team": {"experience": {"pytorch": "expert"}, "languages": ["javascript"]},
+        "hardware": {"training": ["nvidia_gpu"]},
+    }
+    decision = decide(Profile.model_validate(profile), None, load_ruleset())
+    assert decision.recommendation.framework == "pytorch"
+    line = companion_install(decision.recommendation) or ""
+    assert "onnx" in line.split() and "onnxscript" in line.split(), line
+
+
+def test_torchscript_is_dated_by_the_release_that_deprecated_it() -> None:
+    """The PyTorch 2.10 release blog (21 Jan 2026) deprecated TorchScript; the report said 2.11."""
+    ruleset = load_ruleset()
+    texts = []
+    for rule in ruleset.rules:
+        texts += [
+            rule.why,
+            *[t for t in (rule.risks.model_dump() if rule.risks else {}).values() if t],
+        ]
+        for ev in rule.evidence:
+            if ev.ref == "F-TORCHSCRIPT":
+                assert "2-10-release" in str(ev.url) and "2.10" in ev.claim
+    assert not [t for t in texts if "TorchScript" in t and "2.11" in t]
