@@ -68,3 +68,27 @@ def test_torchscript_is_dated_by_the_release_that_deprecated_it() -> None:
             if ev.ref == "F-TORCHSCRIPT":
                 assert "2-10-release" in str(ev.url) and "2.10" in ev.claim
     assert not [t for t in texts if "TorchScript" in t and "2.11" in t]
+
+
+def _question(path: str):  # type: ignore[no-untyped-def]
+    from advisor.questionnaire.loader import load_questions
+
+    return next(q for q in load_questions().questions if q.path == path)
+
+
+def test_a_simulator_that_only_runs_the_trained_model_is_no_simulator() -> None:
+    """A student who will run molecular dynamics with the trained potential answered
+    "an existing accelerator simulator built on JAX (JAX-MD)", and HW104 (decisive) gave JAX
+    98.7; HW104 is about environments stepping inside the training program."""
+    question = _question("workload.simulator")
+    assert "while the model trains" in question.prompt
+    assert "afterwards" in question.prompt and "molecular dynamics" in question.prompt
+    described = Profile.model_fields["workload"].annotation.model_fields["simulator"]
+    assert "afterwards" in (described.description or "")
+
+
+def test_force_training_is_a_higher_order_derivative_in_the_question() -> None:
+    """Asked "Do you need Hessians or other higher-order derivatives?", a chemist training
+    on forces could honestly answer no, and PERF102's risk then vanished."""
+    prompt = _question("workload.higher_order_derivatives").prompt
+    assert "forces from an energy" in prompt and "with respect to its inputs" in prompt

@@ -289,11 +289,16 @@ class Workload(Section):
         False, description="Needs per-example gradients (differential privacy, influence, ...)."
     )
     higher_order_derivatives: StrictBool = Field(
-        False, description="Needs Hessians or other higher-order derivatives."
+        False,
+        description="Training needs derivatives of derivatives: Hessians, or a loss built from "
+        "the model's gradient with respect to its inputs (forces from an energy, gradient "
+        "penalties, physics-informed residuals).",
     )
     simulator: Simulator = Field(
         Simulator.none,
-        description="Where environments or simulators run: none; on CPUs (Gymnasium, MuJoCo); "
+        description="Where environments or simulators run while the model trains (a simulator "
+        "that only runs the trained model afterwards, such as molecular dynamics with a trained "
+        "potential, is none): none; on CPUs (Gymnasium, MuJoCo); "
         "on the accelerator, written as array code that compiles and vectorises with the "
         "model into one training program (accelerator); or an existing accelerator simulator "
         "built on JAX (Brax, MJX, gymnax, JAX-MD), or a GPU simulation engine whose Python API "
