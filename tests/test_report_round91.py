@@ -92,3 +92,34 @@ def test_force_training_is_a_higher_order_derivative_in_the_question() -> None:
     on forces could honestly answer no, and PERF102's risk then vanished."""
     prompt = _question("workload.higher_order_derivatives").prompt
     assert "forces from an energy" in prompt and "with respect to its inputs" in prompt
+
+
+WINDOWS_HOSPITAL = {
+    "purpose": "production",
+    "domains": ["vision"],
+    "hardware": {"training": ["nvidia_gpu"], "inference": ["nvidia_gpu"], "native_windows": True},
+    "deployment": {"targets": ["server"], "serving": "online_api"},
+    "team": {"size": 3, "experience": {"tensorflow": "expert", "pytorch": "none"}},
+    "priorities": {"long_term_stability": 5, "production_maturity": 5},
+}
+
+
+def test_native_windows_gpus_are_a_decisive_fact_with_the_right_install_line() -> None:
+    """A hospital on Windows servers was scored as if on Linux: TensorFlow's GPU builds
+    stopped at 2.10 there and JAX has none, and `pip install torch` on Windows is CPU-only."""
+    decision = decide(Profile.model_validate(WINDOWS_HOSPITAL), None, load_ruleset())
+    assert decision.recommendation.framework == "pytorch"
+    assert "HW112" in decision.decisive_facts.get("pytorch", [])
+    install = decision.recommendation.install
+    assert install is not None and "download.pytorch.org/whl/cu" in install.command
+    risks = {r.framework: r.text for r in decision.risks if r.rule == "HW112"}
+    assert "WSL2" in risks["tensorflow"] and "WSL2" in risks["jax"]
+    on_linux = dict(WINDOWS_HOSPITAL, hardware={"training": ["nvidia_gpu"]})
+    linux = decide(Profile.model_validate(on_linux), None, load_ruleset())
+    assert "HW112" not in [r.id for r in linux.rules]
+
+
+def test_the_windows_question_is_asked_only_of_nvidia_gpu_training() -> None:
+    windows = _question("hardware.native_windows")
+    assert "WSL2" in windows.prompt
+    assert "nvidia_gpu" in repr(windows.when)

@@ -144,6 +144,13 @@ class HardwarePlan(Section):
         "Colab TPUs).",
         json_schema_extra=situation("access the project has, not a plan"),
     )
+    native_windows: StrictBool = Field(
+        False,
+        description="The GPU machines that train the model run native Windows, and neither "
+        "Linux nor WSL2 is an option (a hospital's or a plant's Windows servers or "
+        "workstations, say).",
+        json_schema_extra=situation("the machines the team has, not a plan"),
+    )
 
 
 class Deployment(Section):
