@@ -270,8 +270,9 @@ class Priorities(Section):
 class Workload(Section):
     model_family: ModelFamily = Field(
         ModelFamily.mlp,
-        description="Kind of model the probes should imitate; the report's starter code "
-        "follows it too (a transformer gets a small language model).",
+        description="Kind of model you will train: the probes imitate it and the report's "
+        "starter code follows it (a transformer gets a small language model, a CNN a small "
+        "convolutional network; the others a small dense network).",
         json_schema_extra=display_only(
             "no rule reads it; it shapes the model the probes time (a probe-aware rule sees "
             "it only through those measurements) and the starter code the report shows"
