@@ -123,3 +123,18 @@ def test_the_windows_question_is_asked_only_of_nvidia_gpu_training() -> None:
     windows = _question("hardware.native_windows")
     assert "WSL2" in windows.prompt
     assert "nvidia_gpu" in repr(windows.when)
+
+
+def test_a_browser_pytorch_verdict_names_the_export_risk() -> None:
+    """A JavaScript team's browser report said "No rule flagged a specific risk of PyTorch"."""
+    profile = {
+        "purpose": "production",
+        "domains": ["vision"],
+        "deployment": {"targets": ["browser"]},
+        "team": {"experience": {"pytorch": "expert"}, "languages": ["javascript"]},
+        "hardware": {"training": ["nvidia_gpu"]},
+    }
+    decision = decide(Profile.model_validate(profile), None, load_ruleset())
+    assert decision.recommendation.framework == "pytorch"
+    texts = [r.text for r in decision.risks if r.framework == "pytorch" and r.rule == "DEP003"]
+    assert texts and "quantise" in texts[0]
