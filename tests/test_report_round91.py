@@ -138,3 +138,28 @@ def test_a_browser_pytorch_verdict_names_the_export_risk() -> None:
     assert decision.recommendation.framework == "pytorch"
     texts = [r.text for r in decision.risks if r.framework == "pytorch" and r.rule == "DEP003"]
     assert texts and "quantise" in texts[0]
+
+
+def test_a_graph_or_potential_project_can_say_so_and_gets_the_field_s_libraries() -> None:
+    """A chemist training equivariant potentials was offered JAX-MD and Diffrax as the
+    ecosystem and no graph library; a blind writer noted "there is no graph option"."""
+    profile = {
+        "purpose": "research",
+        "domains": ["scientific"],
+        "hardware": {"training": ["nvidia_gpu"]},
+        "training": {"accelerators": 4},
+        "ecosystem": {"libraries": ["graph"]},
+        "workload": {"higher_order_derivatives": True},
+    }
+    rules = load_ruleset()
+    decision = decide(Profile.model_validate(profile), None, rules)
+    fired = {r.id: r for r in decision.rules}
+    assert fired["ECO114"].effects == {"pytorch": 2}
+    risks = {r.framework: r.text for r in decision.risks if r.rule == "ECO114"}
+    assert "Keras 3" in risks["tensorflow"] and "jraph" in risks["jax"]
+    stacks = {fw: [i.name for i in info.stack] for fw, info in rules.meta.frameworks.items()}
+    assert any("PyTorch Geometric" in n for n in stacks["pytorch"])
+    assert any("e3nn-jax" in n for n in stacks["jax"])
+    assert any("TF-GNN" in n for n in stacks["tensorflow"])
+    if decision.recommendation.framework == "pytorch":
+        assert any("PyTorch Geometric" in i.name for i in decision.recommendation.stack)

@@ -114,6 +114,7 @@ class LibraryFamily(Choice):
     nlp = "nlp"
     rl = "rl"
     probabilistic = "probabilistic"
+    graph = "graph"  # graph neural networks and machine-learned interatomic potentials
 
 
 class ExistingCode(Choice):

@@ -246,7 +246,10 @@ class Ecosystem(Section):
         "or extends is existing code (existing_code) in the framework it was released for.",
     )
     libraries: list[LibraryFamily] = Field(
-        default_factory=list, description="Library families the project needs."
+        default_factory=list,
+        description="Library families the project needs: vision, nlp, rl, probabilistic "
+        "(Bayesian inference), graph (graph neural networks and machine-learned interatomic "
+        "potentials: PyG, e3nn, MACE, NequIP).",
     )
 
 
