@@ -81,3 +81,17 @@ def test_prod107_does_not_offer_a_c_library_that_is_no_longer_published() -> Non
     2.19 stopped publishing libtensorflow packages."""
     rule = load_ruleset().get("PROD107")
     assert rule is not None and "2.19" in rule.why
+
+
+def test_a_team_told_to_build_on_a_framework_it_does_not_know_is_told_so() -> None:
+    from advisor.report.risks import experience_gap
+
+    pytorch_team = Profile.model_validate({"team": {"experience": {"pytorch": "some"}}})
+    text = experience_gap(pytorch_team, "tensorflow")
+    assert text and "PyTorch (some)" in text and "learn TensorFlow" in text
+    assert experience_gap(pytorch_team, "pytorch") is None
+    both = Profile.model_validate(
+        {"team": {"experience": {"pytorch": "some", "tensorflow": "expert"}}}
+    )
+    assert experience_gap(both, "tensorflow") is None
+    assert experience_gap(Profile.model_validate({}), "jax") is None  # nothing said

@@ -58,7 +58,37 @@ def risks(decision: Decision, run: ProbeRun, profile: Profile | None = None) -> 
             f"{which} partly on superseded evidence; the reasons under Why show what replaced it."
         )
     project = [budget] if budget else []
-    return {"chosen": chosen, "runner_up": runner, "project": project, "caveats": caveats}
+    gap = experience_gap(profile, rec.framework) if profile is not None else None
+    team = [gap] if gap else []
+    return {
+        "chosen": chosen,
+        "team": team,
+        "runner_up": runner,
+        "project": project,
+        "caveats": caveats,
+    }
+
+
+def experience_gap(profile: Profile, framework: str | None) -> str | None:
+    """A caveat when the team's stated experience lies in other frameworks than the one
+    recommended (red-team round 92: a PyTorch team was told to build on TensorFlow and the
+    risks never said it would have to learn it)."""
+    if framework is None:
+        return None
+    said = said_paths(profile)
+    levels = profile.team.experience.model_dump()
+    known = {
+        fw: str(getattr(level, "value", level))
+        for fw, level in levels.items()
+        if f"team.experience.{fw}" in said and str(getattr(level, "value", level)) != "none"
+    }
+    if not known or framework in known:
+        return None
+    others = and_join([f"{name(fw)} ({level})" for fw, level in known.items()])
+    return (
+        f"The team's stated experience is in {others}, not in {name(framework)}: plan time "
+        f"for the team to learn {name(framework)} before the project depends on it."
+    )
 
 
 def memory_budget(profile: Profile) -> str | None:
