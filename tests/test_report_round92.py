@@ -95,3 +95,17 @@ def test_a_team_told_to_build_on_a_framework_it_does_not_know_is_told_so() -> No
     )
     assert experience_gap(both, "tensorflow") is None
     assert experience_gap(Profile.model_validate({}), "jax") is None  # nothing said
+
+
+def test_a_rule_that_scored_the_winner_down_is_one_of_its_risks() -> None:
+    """The ranking team's TensorFlow verdict carried LEG006 at -3.3 for TensorFlow and said
+    "No rule flagged a specific risk of TensorFlow"."""
+    from advisor.model.measurements import ProbeRun
+    from advisor.report.risks import risks
+
+    profile = Profile.model_validate({**RANKING, "priorities": {"long_term_stability": 5}})
+    decision = decide(profile, None, load_ruleset())
+    assert decision.recommendation.framework == "tensorflow"
+    shown = risks(decision, ProbeRun(), profile)
+    texts = {r["rule"]: r["text"] for r in shown["chosen"]}
+    assert "LEG006" in texts and "points for TensorFlow" in texts["LEG006"]

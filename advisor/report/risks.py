@@ -18,8 +18,14 @@ def risks(decision: Decision, run: ProbeRun, profile: Profile | None = None) -> 
     """The fired rules' risks for the winner and the runner-up, and the caveats (with the
     device memory budget checked against the model's size when the profile gives both)."""
     rec = decision.recommendation
-    chosen = _once([r.model_dump() for r in decision.risks if r.framework == rec.framework])
-    runner = _once([r.model_dump() for r in decision.risks if r.framework == rec.runner_up])
+    chosen = _once(
+        [r.model_dump() for r in decision.risks if r.framework == rec.framework]
+        + counted_against(decision, rec.framework)
+    )
+    runner = _once(
+        [r.model_dump() for r in decision.risks if r.framework == rec.runner_up]
+        + counted_against(decision, rec.runner_up)
+    )
     caveats = []
     budget = memory_budget(profile) if profile is not None else None
     if rec.all_vetoed:
@@ -67,6 +73,26 @@ def risks(decision: Decision, run: ProbeRun, profile: Profile | None = None) -> 
         "project": project,
         "caveats": caveats,
     }
+
+
+def counted_against(decision: Decision, framework: str | None) -> list[dict[str, Any]]:
+    """Each fired rule that scored ``framework`` down and states no risk of its own for it, as
+    a risk: what counted against the framework is what to watch if it is chosen anyway
+    (red-team round 92: a TensorFlow verdict with LEG006 at -3.3 said "No rule flagged a
+    specific risk of TensorFlow")."""
+    if framework is None:
+        return []
+    stated = {(r.rule, r.framework) for r in decision.risks}
+    return [
+        {
+            "rule": rule.id,
+            "framework": framework,
+            "text": f"{rule.title} ({rule.weighted[framework]:+.1f} points for "
+            f"{name(framework)}): {rule.why}",
+        }
+        for rule in decision.rules
+        if rule.weighted.get(framework, 0) < 0 and (rule.id, framework) not in stated
+    ]
 
 
 def experience_gap(profile: Profile, framework: str | None) -> str | None:
