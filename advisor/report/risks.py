@@ -15,8 +15,9 @@ INT8_BYTES = 1
 
 
 def risks(decision: Decision, run: ProbeRun, profile: Profile | None = None) -> dict[str, Any]:
-    """The fired rules' risks for the winner and the runner-up, and the caveats (with the
-    device memory budget checked against the model's size when the profile gives both)."""
+    """The fired rules' risks for the winner and the runner-up (with the rules that scored
+    each down), the team's experience gap, and the caveats (with the device memory budget
+    checked against the model's size when the profile gives both)."""
     rec = decision.recommendation
     chosen = _once(
         [r.model_dump() for r in decision.risks if r.framework == rec.framework]
@@ -102,11 +103,10 @@ def experience_gap(profile: Profile, framework: str | None) -> str | None:
     if framework is None:
         return None
     said = said_paths(profile)
-    levels = profile.team.experience.model_dump()
     known = {
-        fw: str(getattr(level, "value", level))
-        for fw, level in levels.items()
-        if f"team.experience.{fw}" in said and str(getattr(level, "value", level)) != "none"
+        fw: level
+        for fw, level in profile.team.experience.model_dump(mode="json").items()
+        if f"team.experience.{fw}" in said and level != "none"
     }
     if not known or framework in known:
         return None
