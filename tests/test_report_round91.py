@@ -14,6 +14,15 @@ KERAS_TEAM_ON_PYTORCH = {
     "ecosystem": {"pretrained_models": True},
 }
 
+# a JavaScript team's in-browser PyTorch model (round 91)
+BROWSER_TEAM = {
+    "purpose": "production",
+    "domains": ["vision"],
+    "deployment": {"targets": ["browser"]},
+    "team": {"experience": {"pytorch": "expert"}, "languages": ["javascript"]},
+    "hardware": {"training": ["nvidia_gpu"]},
+}
+
 
 def _stack_names(profile: dict) -> tuple[str, list[str], list[str]]:
     decision = decide(Profile.model_validate(profile), None, load_ruleset())
@@ -42,14 +51,7 @@ def test_a_browser_pytorch_stack_installs_the_onnx_exporters_dependencies() -> N
     `pip install timm`: torch.onnx.export needs onnx and onnxscript beside torch."""
     from advisor.report.context import companion_install
 
-    profile = {
-        "purpose": "production",
-        "domains": ["vision"],
-        "deployment": {"targets": ["browser"]},
-        "team": {"experience": {"pytorch": "expert"}, "languages": ["javascript"]},
-        "hardware": {"training": ["nvidia_gpu"]},
-    }
-    decision = decide(Profile.model_validate(profile), None, load_ruleset())
+    decision = decide(Profile.model_validate(BROWSER_TEAM), None, load_ruleset())
     assert decision.recommendation.framework == "pytorch"
     line = companion_install(decision.recommendation) or ""
     assert "onnx" in line.split() and "onnxscript" in line.split(), line
@@ -127,14 +129,7 @@ def test_the_windows_question_is_asked_only_of_nvidia_gpu_training() -> None:
 
 def test_a_browser_pytorch_verdict_names_the_export_risk() -> None:
     """A JavaScript team's browser report said "No rule flagged a specific risk of PyTorch"."""
-    profile = {
-        "purpose": "production",
-        "domains": ["vision"],
-        "deployment": {"targets": ["browser"]},
-        "team": {"experience": {"pytorch": "expert"}, "languages": ["javascript"]},
-        "hardware": {"training": ["nvidia_gpu"]},
-    }
-    decision = decide(Profile.model_validate(profile), None, load_ruleset())
+    decision = decide(Profile.model_validate(BROWSER_TEAM), None, load_ruleset())
     assert decision.recommendation.framework == "pytorch"
     texts = [r.text for r in decision.risks if r.framework == "pytorch" and r.rule == "DEP003"]
     assert texts and "quantise" in texts[0]
