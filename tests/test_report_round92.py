@@ -109,3 +109,19 @@ def test_a_rule_that_scored_the_winner_down_is_one_of_its_risks() -> None:
     shown = risks(decision, ProbeRun(), profile)
     texts = {r["rule"]: r["text"] for r in shown["chosen"]}
     assert "LEG006" in texts and "points for TensorFlow" in texts["LEG006"]
+
+
+def test_a_team_weighing_a_move_is_told_to_stay_or_to_move() -> None:
+    from advisor.frameworks import FRAMEWORKS
+    from advisor.model.choices import ExistingCode
+    from advisor.report.verdict import verb, verdict
+
+    assert {c.framework for c in ExistingCode} - {None} <= set(FRAMEWORKS)
+    profile = Profile.model_validate(RANKING)
+    decision = decide(profile, None, load_ruleset())
+    assert decision.recommendation.framework == "tensorflow"
+    assert verdict(decision, profile).startswith("Stay on TensorFlow")
+    assert verb(profile, "pytorch") == "Move to"
+    new = Profile.model_validate({"existing_code": ["tf2_keras"]})
+    assert verb(new, "pytorch") == "Build on"  # not weighing a move: a plain verdict
+    assert verb(Profile.model_validate({"weighing_a_move": True}), "jax") == "Build on"

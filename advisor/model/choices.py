@@ -125,6 +125,20 @@ class ExistingCode(Choice):
     numpy = "numpy"
     other = "other"  # another deep-learning framework (MXNet, Caffe, Theano, Chainer, ...)
 
+    @property
+    def framework(self) -> str | None:
+        """The candidate framework this code is written in (a registry id), or None for
+        NumPy and other frameworks' code (tests/test_report_round92.py checks the ids)."""
+        return _CODE_FRAMEWORK.get(self.value)
+
+
+_CODE_FRAMEWORK = {
+    "pytorch": "pytorch",
+    "tf1": "tensorflow",
+    "tf2_keras": "tensorflow",
+    "jax": "jax",
+}
+
 
 class Determinism(Choice):
     none = "none"

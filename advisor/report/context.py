@@ -53,7 +53,7 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
         "source": command.source(
             inp.profile_path, inp.probe_level, inp.rule_dirs, inp.decision, inp.python
         ),
-        "verdict": verdict.verdict(inp.decision),
+        "verdict": verdict.verdict(inp.decision, inp.profile),
         "standing": verdict.standing(inp.decision),
         "why": why.why(inp.decision),
         "breakdown": why.breakdown(inp.decision),

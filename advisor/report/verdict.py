@@ -7,13 +7,27 @@ from typing import Any
 
 from advisor.frameworks import DISPLAY_NAMES
 from advisor.model.decision import Decision, NoFit
+from advisor.model.profile import Profile
 from advisor.report.labels import and_join, name, ordinal
 from advisor.report.text import fmt_num, fmt_pct
 
 
-def verdict(decision: Decision) -> str:
+def verb(profile: Profile | None, framework: str | None) -> str:
+    """The verdict's verb: "Build on", or, for a team that is weighing a move or leaving its
+    code's framework, "Stay on" that framework or "Move to" another (red-team round 92: a
+    ranking team asking whether to move was told to "Build on TensorFlow", which it had)."""
+    if profile is None or not (profile.weighing_a_move or profile.migrating_away):
+        return "Build on"
+    current = {code.framework for code in profile.existing_code} - {None}
+    if not current:
+        return "Build on"
+    return "Stay on" if framework in current else "Move to"
+
+
+def verdict(decision: Decision, profile: Profile | None = None) -> str:
     """The one-sentence verdict."""
     rec = decision.recommendation
+    build = verb(profile, rec.framework)
     sens = decision.sensitivity
     win = sens.win_probability.get(rec.framework) if sens and rec.framework else None
     odds = ""
@@ -30,13 +44,13 @@ def verdict(decision: Decision) -> str:
         return _no_fit_sentence(decision.no_fit)
     if rec.runner_up is None:
         return (
-            f"Build on {rec.name}: it is the only framework that meets every hard constraint "
+            f"{build} {rec.name}: it is the only framework that meets every hard constraint "
             f"(score {fmt_num(rec.score)} of 100; confidence: {rec.confidence}{odds}{capped})."
         )
     if rec.tie_broken:
         tied = " and ".join(name(fw) for fw in rec.tied_with or [rec.runner_up])
         return (
-            f"Build on {rec.name}, but only just: it ties with {tied} at "
+            f"{build} {rec.name}, but only just: it ties with {tied} at "
             f"{fmt_num(rec.score)} of 100 and wins only on the tie-break "
             f"(confidence: low{odds})."
         )
@@ -57,7 +71,7 @@ def verdict(decision: Decision) -> str:
         else:
             ahead = f"{level} but ahead on the other answers"
     return (
-        f"Build on {rec.name}: it scores {fmt_num(rec.score)} of 100, {ahead} "
+        f"{build} {rec.name}: it scores {fmt_num(rec.score)} of 100, {ahead} "
         f"(confidence: {rec.confidence}{odds}{capped})."
     )
 
