@@ -50,6 +50,15 @@ REGISTRY: tuple[FrameworkSpec, ...] = tuple(
 
 FRAMEWORKS: tuple[str, ...] = tuple(spec.id for spec in REGISTRY)
 DISPLAY_NAMES: dict[str, str] = {spec.id: spec.display for spec in REGISTRY}
+# The framework each kind of existing code (the profile's ExistingCode values) is written in;
+# NumPy and other frameworks' code are in none of the candidates. tests/test_report_round92.py
+# checks the keys against ExistingCode and the values against FRAMEWORKS.
+CODE_FRAMEWORK: dict[str, str] = {
+    "pytorch": "pytorch",
+    "tf1": "tensorflow",
+    "tf2_keras": "tensorflow",
+    "jax": "jax",
+}
 # Ratio facts divide each framework's figure by this one's (facts.jax_over_pytorch_...).
 REFERENCE = REGISTRY[0].id
 

@@ -112,11 +112,12 @@ def test_a_rule_that_scored_the_winner_down_is_one_of_its_risks() -> None:
 
 
 def test_a_team_weighing_a_move_is_told_to_stay_or_to_move() -> None:
-    from advisor.frameworks import FRAMEWORKS
+    from advisor.frameworks import CODE_FRAMEWORK, FRAMEWORKS
     from advisor.model.choices import ExistingCode
     from advisor.report.verdict import verb, verdict
 
-    assert {c.framework for c in ExistingCode} - {None} <= set(FRAMEWORKS)
+    assert set(CODE_FRAMEWORK) <= {c.value for c in ExistingCode}
+    assert set(CODE_FRAMEWORK.values()) == set(FRAMEWORKS)
     profile = Profile.model_validate(RANKING)
     decision = decide(profile, None, load_ruleset())
     assert decision.recommendation.framework == "tensorflow"

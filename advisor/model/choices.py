@@ -9,6 +9,7 @@ import re
 from enum import Enum
 from typing import Any
 
+from advisor.frameworks import CODE_FRAMEWORK
 from advisor.model.field_guards import SPACES, check_separators, underflows
 
 
@@ -128,16 +129,8 @@ class ExistingCode(Choice):
     @property
     def framework(self) -> str | None:
         """The candidate framework this code is written in (a registry id), or None for
-        NumPy and other frameworks' code (tests/test_report_round92.py checks the ids)."""
-        return _CODE_FRAMEWORK.get(self.value)
-
-
-_CODE_FRAMEWORK = {
-    "pytorch": "pytorch",
-    "tf1": "tensorflow",
-    "tf2_keras": "tensorflow",
-    "jax": "jax",
-}
+        NumPy and other frameworks' code (advisor/frameworks.py: CODE_FRAMEWORK)."""
+        return CODE_FRAMEWORK.get(self.value)
 
 
 class Determinism(Choice):
