@@ -18,6 +18,7 @@ from advisor.decide.dating import knowledge_month
 from advisor.decide.field_readers import unread_answers
 from advisor.decide.install import choose_setup
 from advisor.decide.measured import machine_context
+from advisor.decide.moves import move_choice
 from advisor.decide.no_fit import explain_no_fit
 from advisor.decide.routes import route_risks, weak_route
 from advisor.decide.rules import Rule, RuleSet
@@ -188,6 +189,7 @@ def explain(
         no_fit = explain_no_fit(scored.profile, scored.facts, ruleset, ev.vetoes)
     return Decision(
         no_fit=no_fit,
+        move=move_choice(scored.profile, ranking, fired, ruleset, full_context),
         recommendation=recommendation,
         ranking=ranking,
         rules=fired,

@@ -54,10 +54,14 @@ from advisor.model.rulepack import (
     CriterionInfo,
     InstallOption,
     PackMeta,
+    PortingStep,
     StackItem,
     StarterOption,
 )
 from advisor.model.terminal_text import clip
+
+# a framework's entries that a `when` condition shows or hides
+Conditional = InstallOption | StackItem | StarterOption | PortingStep
 
 
 @dataclass
@@ -143,10 +147,11 @@ def load_pack_meta(
         if info.released:
             where = (*base, "released", "month")
             check_started(info.released.month, today, source, where, field_name(where))
-        entries: tuple[tuple[str, Sequence[InstallOption | StackItem | StarterOption]], ...] = (
+        entries: tuple[tuple[str, Sequence[Conditional]], ...] = (
             ("install", info.install),
             ("stack", info.stack),
             ("starter", info.starter),
+            ("porting", info.porting),
         )
         for kind, items in entries:
             for i, item in enumerate(items):

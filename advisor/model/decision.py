@@ -209,6 +209,42 @@ class Inconsistency(BaseModel):
     checked: list[date] = Field(default_factory=list)  # when its evidence was last checked
 
 
+class MoveReason(BaseModel):
+    """A fired rule that favours one side of a stay-or-move choice, by how many points."""
+
+    rule: str
+    title: str
+    points: float  # the side's weighted points less the other side's
+    decisive: bool = False  # a decisive fact: it outranks any sum of soft points
+
+
+class PortingAdvice(BaseModel):
+    """One step of moving the team's code onto a framework (the pack's ``porting``)."""
+
+    topic: str
+    step: str
+    url: str | None = None
+
+
+class MoveChoice(BaseModel):
+    """For a team weighing a move or leaving its code's framework: staying against moving.
+
+    ``stay``: the best-ranked framework the team's code is in; ``move``: the best-ranked
+    other framework still standing. ``for_staying``/``for_moving``: the fired rules that
+    favour each side, by the points between the two; the steps port the code onto
+    ``move`` (``stay_steps``: onto ``stay``'s current version, such as TF1 code onto TF2)."""
+
+    stay: str
+    move: str
+    recommended: str  # stay or move
+    lead: float  # the recommended side's score less the other's (0-100 scale)
+    stay_vetoed: list[str] = Field(default_factory=list)
+    for_staying: list[MoveReason] = Field(default_factory=list)
+    for_moving: list[MoveReason] = Field(default_factory=list)
+    steps: list[PortingAdvice] = Field(default_factory=list)
+    stay_steps: list[PortingAdvice] = Field(default_factory=list)
+
+
 class Decision(BaseModel):
     """The engine's whole answer: what the report and the JSON output are made from."""
 
@@ -235,3 +271,4 @@ class Decision(BaseModel):
     measurement_note: str | None = None
     no_fit: NoFit | None = None  # set when every framework is vetoed
     inconsistencies: list[Inconsistency] = Field(default_factory=list)  # answers that clash
+    move: MoveChoice | None = None  # a team weighing a move or leaving its framework

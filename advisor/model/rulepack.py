@@ -243,6 +243,16 @@ class StarterOption(Strict):
     when: Any = None
 
 
+class PortingStep(Strict):
+    """One step of moving existing code onto this framework, shown in the report's
+    stay-or-move part to a team weighing a move whose profile its ``when`` fits."""
+
+    topic: str = Field(min_length=3, max_length=40)  # "Model code", "Weights", "Serving"...
+    step: str = Field(min_length=20)
+    url: str | None = Field(None, pattern=r"^https?://\S+$")
+    when: Any = None
+
+
 class FrameworkInfo(Strict):
     name: str
     summary: str
@@ -251,6 +261,8 @@ class FrameworkInfo(Strict):
     # the first option whose `when` fits is shown; one code text is one option for all
     starter: list[StarterOption] = Field(min_length=1)
     released: Released | None = None
+    # every step whose `when` fits is shown, in this order
+    porting: list[PortingStep] = Field(default_factory=list)
 
     @field_validator("starter", mode="before")
     @classmethod

@@ -1,0 +1,53 @@
+"""Section 7's first part, for a team weighing a move or leaving its code's framework:
+staying against moving, side by side, and what a move (or staying) would take."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.model.decision import Decision, MoveReason
+from advisor.model.profile import Profile
+from advisor.report.labels import name
+
+
+def stay_or_move(decision: Decision, profile: Profile) -> dict[str, Any] | None:
+    """What the template shows of ``decision.move``; None when there is none."""
+    move = decision.move
+    if move is None:
+        return None
+    stay, other = name(move.stay), name(move.move)
+    score = {e.framework: e.score for e in decision.ranking}
+    scores = f"{stay} scores {score[move.stay]:.1f} of 100 and {other} {score[move.move]:.1f}"
+    if move.stay_vetoed:
+        reasons = "; ".join(r.rstrip(".") for r in move.stay_vetoed)
+        standing = f"Staying on {stay} is ruled out: {reasons}."
+    elif move.recommended == move.stay:
+        standing = f"{scores}: staying comes out ahead, by {move.lead:.1f} points."
+    else:
+        standing = f"{scores}: moving comes out ahead, by {move.lead:.1f} points."
+    said = "existing_code_size" in profile.model_fields_set
+    size = profile.existing_code_size.value if said else ""
+    return {
+        "title": f"Staying on {stay} or moving to {other}",
+        "standing": standing,
+        "size": size,
+        "for_staying": _lines(move.for_staying, move.stay, move.move),
+        "for_moving": _lines(move.for_moving, move.move, move.stay),
+        "stay": stay,
+        "move": other,
+        "steps": [s.model_dump() for s in move.steps],
+        "stay_steps": [s.model_dump() for s in move.stay_steps],
+    }
+
+
+def _lines(reasons: list[MoveReason], side: str, other: str) -> list[dict[str, str]]:
+    """Each reason as a rule id, its title and what it gives ``side`` over ``other``."""
+    out = []
+    for r in reasons:
+        edge = (
+            f"a decisive fact for {name(side)}"
+            if r.decisive
+            else f"{r.points:.1f} rule points more for {name(side)} than for {name(other)}"
+        )
+        out.append({"rule": r.rule, "title": r.title, "edge": edge})
+    return out
