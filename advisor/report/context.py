@@ -70,6 +70,8 @@ def build_report(inp: ReportInput) -> dict[str, Any]:
         "environment": environment.environment(inp.run.environment),
         "probe_method": environment.probe_method(inp.run),
         "training_hardware": _training_hardware(inp.profile),
+        # measurements score only on the kind of machine the project trains on
+        "trains_on_accelerators": bool(set(training_hardware(inp.profile)[0]) - {"cpu"}),
         "install_for": _install_for(rec, inp.profile),
         "install_elsewhere": _install_elsewhere(rec),
         "companion_install": companion_install(rec),

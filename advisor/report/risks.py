@@ -12,6 +12,7 @@ from advisor.report.labels import STATUS_TEXT, and_join, name
 
 FLOAT32_BYTES = 4  # a weight's size before quantization
 INT8_BYTES = 1
+FLOAT16_BYTES = 2
 
 
 def risks(decision: Decision, run: ProbeRun, profile: Profile | None = None) -> dict[str, Any]:
@@ -117,6 +118,25 @@ def experience_gap(profile: Profile, framework: str | None) -> str | None:
     )
 
 
+def _quantizers(profile: Profile) -> str:
+    """The quantization tools of the places the model must run (red-team round 93: a phone
+    and Neural Engine app was sent to ONNX Runtime, in none of its stacks)."""
+    targets = {t.value for t in profile.deployment.targets}
+    edge = {e.value for e in profile.deployment.edge_hardware}
+    tools = []
+    if "apple_neural_engine" in edge:
+        tools.append("coremltools.optimize for Core ML")
+    if targets & {"mobile", "edge", "microcontroller"}:
+        tools.append("LiteRT's or ExecuTorch's quantization for the other devices")
+    if "browser" in targets:
+        tools.append("the browser runtime's converter (LiteRT.js, TF.js or ONNX Runtime Web)")
+    if not tools:
+        return "the runtime's own tools"
+    if len(tools) == 1:
+        return tools[0].removesuffix(" for the other devices")
+    return and_join(tools)
+
+
 def memory_budget(profile: Profile) -> str | None:
     """A warning when the model's weights, as float32, exceed the device memory budget."""
     said = said_paths(profile)
@@ -133,10 +153,17 @@ def memory_budget(profile: Profile) -> str | None:
         f"more than the {_sig(budget)} MB the device has for it (deployment."
         "device_memory_mb), before activations and the runtime: "
     )
+    half = params * FLOAT16_BYTES / 1e6
+    if half <= budget:
+        return text + (
+            f"float16 weights (about {_sig(half)} MB) fit, or int8 (about {_sig(small)} MB) "
+            f"with {_quantizers(profile)}; check the accuracy after either."
+        )
     if small <= budget:
         return text + (
-            f"plan for int8 quantization (about {_sig(small)} MB) with the runtime's own "
-            "tools (LiteRT, ExecuTorch, ONNX Runtime), and check the accuracy after it."
+            f"float16 alone (about {_sig(half)} MB) does not fit, so plan for int8 "
+            f"quantization (about {_sig(small)} MB) with {_quantizers(profile)}, and check "
+            "the accuracy after it."
         )
     return text + (
         f"even int8 (about {_sig(small)} MB) does not fit, so the model itself must "
