@@ -95,3 +95,103 @@ def test_every_framework_says_how_to_port_each_other_frameworks_code() -> None:
             steps = porting_steps(rules, fw, build_context(profile, None))
             assert steps, (kind, code_fw, fw)
             assert all(s.url for s in steps if s.topic != "Check")
+
+
+STUDENT: dict[str, Any] = {
+    "purpose": "research",
+    "domains": ["scientific"],
+    "model": {"parameters": "2M"},
+    "hardware": {"training": ["cpu", "nvidia_gpu"], "free_tpu_access": True},
+    "deployment": {"targets": ["batch"], "serving": "none"},
+    "team": {"size": 1, "new_to_deep_learning": True, "numpy": True},
+    "existing_code": ["numpy"],
+    "priorities": {"learning_curve": 5, "prototyping_speed": 4, "ecosystem_breadth": 4},
+}
+
+
+def test_a_student_training_a_network_is_a_beginner_whatever_numpy_code_it_has() -> None:
+    """Finding 1: LRN001 stood aside for a physics student with NumPy simulation code, as for
+    a team whose work is numerical modelling; a stated model size says it trains a network."""
+    fired = [r.id for r in decide(Profile.model_validate(STUDENT), None, load_ruleset()).rules]
+    assert "LRN001" in fired
+    modelling = {k: v for k, v in STUDENT.items() if k != "model"}
+    fired = [r.id for r in decide(Profile.model_validate(modelling), None, load_ruleset()).rules]
+    assert "LRN001" not in fired  # numerical modelling with no network size: it stands aside
+
+
+def test_a_compiled_training_loop_is_not_decisive_for_a_model_of_10m_parameters() -> None:
+    """Finding 2: a 50M-parameter weather model on 32 GPUs was offered 'answer
+    compiled_training_loop: true' as its cheapest flip to JAX, on a decisive fact."""
+    weather = {
+        "purpose": "production",
+        "domains": ["scientific"],
+        "model": {"parameters": "50M"},
+        "training": {"accelerators": 32, "nodes": 8},
+        "workload": {"compiled_training_loop": True},
+    }
+    fired = [r.id for r in decide(Profile.model_validate(weather), None, load_ruleset()).rules]
+    assert "PERF101" not in fired
+    weather["model"] = {"parameters": "5M"}
+    fired = [r.id for r in decide(Profile.model_validate(weather), None, load_ruleset()).rules]
+    assert "PERF101" in fired
+
+
+def test_phone_npus_list_the_litert_torch_route_and_link_litert_s_own_page() -> None:
+    """Finding 5: JAX was credited with a conversion route to LiteRT's NPU path and PyTorch
+    not, though the stack sends PyTorch users down it; TensorFlow's link was a post the
+    report said was not reachable."""
+    routes = load_ruleset().routes
+    assert routes is not None
+    venue = routes.venues["mobile_npu"]
+    assert any("litert-torch" in r.route for r in venue.routes["pytorch"])
+    assert venue.best("pytorch").maturity == "beta"  # no better than ExecuTorch's backends
+    assert venue.best("tensorflow").url == "https://ai.google.dev/edge/litert/next/npu"
+
+
+def test_quantization_advice_names_the_targets_tools_and_says_whether_float16_fits() -> None:
+    from advisor.report.risks import memory_budget
+
+    app = Profile.model_validate(
+        {
+            "model": {"parameters": "30M"},
+            "deployment": {
+                "targets": ["mobile"],
+                "edge_hardware": ["mobile_npu", "apple_neural_engine"],
+                "device_memory_mb": 50,
+            },
+        }
+    )
+    text = memory_budget(app)
+    assert text is not None
+    assert "float16 alone (about 60 MB) does not fit" in text
+    assert "coremltools.optimize" in text and "ONNX Runtime" not in text
+    roomy = app.model_copy(
+        update={"deployment": app.deployment.model_copy(update={"device_memory_mb": 80})}
+    )
+    assert "float16 weights (about 60 MB) fit" in (memory_budget(roomy) or "")
+
+
+def test_companions_say_what_they_pin_and_optional_ones_stay_out_of_the_pip_line() -> None:
+    from advisor.report.context import companion_install
+
+    phone = {
+        "deployment": {"targets": ["mobile"]},
+        "existing_code": ["pytorch"],
+        "team": {"experience": {"pytorch": "expert", "tensorflow": "some"}},
+        "determinism": "preferred",
+    }
+    rec = decide(Profile.model_validate(phone), None, load_ruleset()).recommendation
+    assert rec.framework == "pytorch"
+    items = {item.name: item for item in rec.stack}
+    line = companion_install(rec)
+    assert "executorch" in line.split() and "keras" not in line.split()
+    assert "torch below 2.15" in items["LiteRT Torch (litert-torch, formerly ai-edge-torch)"].note
+    assert "torch.use_deterministic_algorithms(True, warn_only=True)" in items
+    assert "Keras 3 on the PyTorch back end" in items  # shown, but not in the pip line
+    stack = load_ruleset().meta.frameworks["pytorch"].stack
+    assert next(i for i in stack if i.name == "ExecuTorch").pip == "executorch"
+
+
+def test_a_gpu_project_is_told_to_measure_on_its_kind_of_machine() -> None:
+    assert _report({"hardware": {"training": ["nvidia_gpu"]}})["trains_on_accelerators"]
+    assert not _report({"hardware": {"training": ["cpu"]}})["trains_on_accelerators"]
