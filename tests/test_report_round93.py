@@ -195,3 +195,24 @@ def test_companions_say_what_they_pin_and_optional_ones_stay_out_of_the_pip_line
 def test_a_gpu_project_is_told_to_measure_on_its_kind_of_machine() -> None:
     assert _report({"hardware": {"training": ["nvidia_gpu"]}})["trains_on_accelerators"]
     assert not _report({"hardware": {"training": ["cpu"]}})["trains_on_accelerators"]
+
+
+def test_a_laptop_beside_the_gpus_is_told_about_the_cpu_wheels_and_hosted_notebooks() -> None:
+    """Finding 6: the student's laptop without a GPU was sent the several-GB CUDA wheels."""
+    rec = decide(Profile.model_validate(STUDENT), None, load_ruleset()).recommendation
+    assert rec.framework == "pytorch" and rec.install is not None
+    assert "download.pytorch.org/whl/cpu" in rec.install.note
+    assert "do not reinstall it there" in rec.install.note
+    gpu_only = {**STUDENT, "hardware": {"training": ["nvidia_gpu"]}}
+    rec = decide(Profile.model_validate(gpu_only), None, load_ruleset()).recommendation
+    assert rec.install is not None and "whl/cpu" not in rec.install.note
+
+
+def test_a_tfx_stack_is_told_that_tfx_pins_its_tensorflow() -> None:
+    """Round 92's open point: TFX pins one TensorFlow minor version."""
+    stack = load_ruleset().meta.frameworks["tensorflow"].stack
+    tfx = next(item for item in stack if item.name.startswith("TFX"))
+    assert "tfx 1.21 needs tensorflow 2.21" in tfx.role
+    assert tfx.when == {"field": "deployment.serving_stack", "eq": "tf_serving"}
+    mcu = next(item for item in stack if item.name == "LiteRT for Microcontrollers")
+    assert "xxd -i" in mcu.role and "CMSIS-NN" in mcu.role
