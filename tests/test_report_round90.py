@@ -24,14 +24,18 @@ LLM_STARTUP = {
 
 def test_a_flip_that_only_rules_the_winner_out_says_so() -> None:
     """Section 7 offered "answer migrating_away: true; JAX would then win, by 3.8 points" as
-    if JAX were close: the change vetoes PyTorch, and JAX then scored 38 of 100."""
-    decision = decide(Profile.model_validate(LLM_STARTUP), None, load_ruleset())
-    assert decision.recommendation.framework == "pytorch"
+    if JAX were close: the change vetoes PyTorch, and JAX then scored 38 of 100. (Round 94
+    took migrating_away out of the offered changes: it frames the team's question; training
+    on Gaudi alone, which rules JAX out, is the example now.)"""
+    jax_team = {"purpose": "research", "team": {"experience": {"jax": "expert"}},
+                "workload": {"compiled_training_loop": True}}  # fmt: skip
+    decision = decide(Profile.model_validate(jax_team), None, load_ruleset())
+    assert decision.recommendation.framework == "jax"
     flip = decision.sensitivity.smallest_flip
-    assert flip is not None and flip.path == "migrating_away"
-    assert flip.rules_out == "pytorch"
+    assert flip is not None and flip.path == "hardware.training"
+    assert flip.rules_out == "jax"
     shown = changes(decision)["smallest"]["lead"]
-    assert shown.endswith("only because the change rules PyTorch out"), shown
+    assert shown.endswith("only because the change rules JAX out"), shown
 
 
 def test_a_flip_that_outscores_the_winner_names_no_veto() -> None:

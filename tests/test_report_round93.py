@@ -168,7 +168,7 @@ def test_quantization_advice_names_the_targets_tools_and_says_whether_float16_fi
     roomy = app.model_copy(
         update={"deployment": app.deployment.model_copy(update={"device_memory_mb": 80})}
     )
-    assert "float16 weights (about 60 MB) fit" in (memory_budget(roomy) or "")
+    assert "float16 weights (about 60 MB) fit it" in (memory_budget(roomy) or "")
 
 
 def test_companions_say_what_they_pin_and_optional_ones_stay_out_of_the_pip_line() -> None:

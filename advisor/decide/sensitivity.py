@@ -60,10 +60,11 @@ from advisor.decide.win_probability import (
 from advisor.frameworks import FRAMEWORKS
 from advisor.model.decision import Flip, NotAsked, Sensitivity
 from advisor.model.facts import Facts
-from advisor.model.paths import display_only_paths
+from advisor.model.paths import display_only_paths, framing_paths
 from advisor.model.profile import Profile, field_bounds, model_field
 
 DISPLAY_ONLY = display_only_paths()  # no rule reads them: never varied or offered
+FRAMING = framing_paths()  # the question the team asks (whether to move): never offered
 SITUATION = situation_paths()
 RECONSIDER = 1.0  # changing or dropping an answer given
 TAKE_ON = 2.0  # a new requirement: an added target, device or library, an unsaid answer
@@ -157,7 +158,7 @@ def candidate_changes(
     out: list[tuple[str, Any, Any, str, float]] = []
     for path, annotation in PROFILE_PATHS.items():
         said = path in base.said
-        if path in DISPLAY_ONLY:
+        if path in DISPLAY_ONLY or path in FRAMING:
             continue
         old = base.full[path]
         if path.startswith("priorities."):
@@ -337,7 +338,9 @@ def uncertain_answers(base: SaidContext, protected: set[str] | None = None) -> l
     return [
         path
         for path in sorted(base.said - (protected or set()))
-        if path not in DISPLAY_ONLY and not path.startswith("priorities.")
+        if path not in DISPLAY_ONLY
+        and path not in FRAMING  # the question asked, not an answer the team is unsure of
+        and not path.startswith("priorities.")
     ]
 
 

@@ -9,7 +9,7 @@ from typing import Any, Union
 from pydantic import BaseModel
 
 from advisor.model.facts import Facts
-from advisor.model.profile import DISPLAY_ONLY, SITUATION, Profile
+from advisor.model.profile import DISPLAY_ONLY, FRAMING, SITUATION, Profile
 
 
 def _unwrap_optional(annotation: Any) -> Any:
@@ -67,6 +67,12 @@ def marked_paths(marker: str, model: type[BaseModel] = Profile, prefix: str = ""
 def situation_paths() -> frozenset[str]:
     """Dotted paths of the answers about what is already so (``SITUATION`` metadata)."""
     return marked_paths(SITUATION)
+
+
+def framing_paths() -> frozenset[str]:
+    """Dotted paths of the answers that frame the team's question (``FRAMING`` metadata):
+    never offered as a change that would flip the verdict."""
+    return marked_paths(FRAMING)
 
 
 def display_only_paths() -> frozenset[str]:

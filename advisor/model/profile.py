@@ -38,6 +38,7 @@ from advisor.model.choices import (  # noqa: F401  (re-exported: the profile's v
 from advisor.model.profile_sections import (  # noqa: F401  (re-exported)
     COUNT_TEXT,
     DISPLAY_ONLY,
+    FRAMING,
     SITUATION,
     SIZE_TEXT,
     Deployment,
@@ -51,6 +52,7 @@ from advisor.model.profile_sections import (  # noqa: F401  (re-exported)
     TrainingScale,
     Workload,
     display_only,
+    framing,
     situation,
 )
 
@@ -118,12 +120,14 @@ class Profile(Section):
         description="The team has decided to leave the framework its existing code is written "
         "in for another framework (upgrading within one framework, such as TF1 code to TF2, "
         "is not leaving it).",
+        json_schema_extra=framing("the team's decision to leave, which the advice serves"),
     )
     weighing_a_move: StrictBool = Field(
         False,
         description="The team has not decided whether to keep its existing code's framework "
         "and wants the advice to weigh a move: the code then counts as a cost of switching "
         "(as much as a small prototype), not as a settled choice.",
+        json_schema_extra=framing("the question the team asks: whether to move"),
     )
     priorities: Priorities = Field(default_factory=Priorities, description="What matters most.")
     determinism: Determinism = Field(

@@ -48,6 +48,15 @@ def display_only(reason: str) -> dict[str, Any]:
 
 
 SITUATION = "x-situation"
+FRAMING = "x-framing"
+
+
+def framing(reason: str) -> dict[str, Any]:
+    """Field metadata for an answer that frames the question the team asks (whether to
+    move), not a fact of the project nor a plan: it is never offered as a change that would
+    flip the verdict (red-team round 94: "change weighing_a_move to false" was a team's
+    cheapest flip)."""
+    return {FRAMING: reason}
 
 
 def situation(reason: str) -> dict[str, Any]:

@@ -27,10 +27,27 @@ def stay_or_move(decision: Decision, profile: Profile) -> dict[str, Any] | None:
         standing = f"{scores}: moving comes out ahead, by {move.lead:.1f} points."
     said = "existing_code_size" in profile.model_fields_set
     size = profile.existing_code_size.value if said else ""
+    # red-team round 94: a three-year production codebase read "moving comes out ahead" by
+    # soft points that priced its port as a small prototype's
+    cost = ""
+    if profile.weighing_a_move and size == "large":
+        cost = (
+            "These points price the existing code as a small prototype's port, since the team "
+            "is weighing a move; the profile says it is large, so the port of its models, "
+            "their serving and their clients is a project of its own that the points leave out."
+        )
+    middle = (
+        f"A third way: build the new work on {other} and keep the old models on {stay} until "
+        "they are retired, at the price of two frameworks and two serving stacks to run."
+        if not move.stay_vetoed
+        else ""
+    )
     return {
         "title": f"Staying on {stay} or moving to {other}",
         "standing": standing,
         "size": size,
+        "cost": cost,
+        "middle": middle,
         "for_staying": _lines(move.for_staying, move.stay, move.move),
         "for_moving": _lines(move.for_moving, move.move, move.stay),
         "stay": stay,

@@ -156,8 +156,9 @@ def memory_budget(profile: Profile) -> str | None:
     half = params * FLOAT16_BYTES / 1e6
     if half <= budget:
         return text + (
-            f"float16 weights (about {_sig(half)} MB) fit, or int8 (about {_sig(small)} MB) "
-            f"with {_quantizers(profile)}; check the accuracy after either."
+            f"float16 weights (about {_sig(half)} MB) fit it, or int8 (about {_sig(small)} MB) "
+            f"with {_quantizers(profile)}; check the accuracy after either, and the "
+            "activations, which the budget must hold too (process large inputs in tiles)."
         )
     if small <= budget:
         return text + (
