@@ -8,19 +8,6 @@ from advisor.decide.scoring import to_score
 from advisor.model.profile import Profile
 from advisor.report.changes import changes
 
-LLM_STARTUP = {
-    "purpose": "production",
-    "domains": ["nlp", "generative"],
-    "model": {"parameters": "7B"},
-    "training": {"accelerators": 8, "nodes": 1},
-    "hardware": {"training": ["nvidia_gpu"], "inference": ["nvidia_gpu"]},
-    "deployment": {"targets": ["server"], "serving": "llm_serving"},
-    "team": {"size": 4, "experience": {"pytorch": "expert", "jax": "none", "tensorflow": "some"}},
-    "ecosystem": {"huggingface": True, "pretrained_models": True, "libraries": ["nlp"]},
-    "existing_code": ["pytorch"],
-    "priorities": {"production_maturity": 5, "raw_performance": 4, "ecosystem_breadth": 5},
-}
-
 
 def test_a_flip_that_only_rules_the_winner_out_says_so() -> None:
     """Section 7 offered "answer migrating_away: true; JAX would then win, by 3.8 points" as
