@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from test_report_round92 import RANKING  # the ranking team weighing a move
+
 from advisor.decide.conditions import build_context
 from advisor.decide.engine import decide
 from advisor.decide.moves import porting_steps
@@ -13,20 +15,6 @@ from advisor.decide.rules import load_ruleset
 from advisor.model.measurements import ProbeRun
 from advisor.model.profile import Profile
 from advisor.report.context import ReportInput, build_report
-
-RANKING: dict[str, Any] = {
-    "purpose": "production",
-    "domains": ["recommender", "tabular"],
-    "model": {"parameters": "2B"},
-    "training": {"accelerators": 16, "nodes": 2},
-    "hardware": {"training": ["nvidia_gpu"], "inference": ["nvidia_gpu"]},
-    "deployment": {"targets": ["server"], "serving": "online_api", "serving_stack": "tf_serving"},
-    "team": {"size": 12, "experience": {"pytorch": "some", "tensorflow": "expert"}},
-    "existing_code": ["tf2_keras"],
-    "existing_code_size": "large",
-    "weighing_a_move": True,
-    "workload": {"sparse_embeddings": True},
-}
 
 
 def _report(data: dict[str, Any]) -> dict[str, Any]:
