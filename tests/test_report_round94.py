@@ -126,3 +126,22 @@ def test_an_image_diffusion_model_is_shown_maxdiffusion_not_maxtext() -> None:
     context = build_context(Profile.model_validate(llm), None)
     names = [i.name for i in choose_setup(rules, "jax", context, ["tpu"]).stack]
     assert "MaxText" in names and "MaxDiffusion" not in names
+
+
+def test_a_photo_editor_s_8m_model_is_not_offered_a_microcontroller() -> None:
+    """Finding 4: 'add microcontroller to deployment.targets; TensorFlow would then win' for
+    an 8M-parameter browser model (CON001 tripped only from 10M parameters)."""
+    editor = {
+        "domains": ["vision"],
+        "model": {"parameters": "8M"},
+        "deployment": {"targets": ["browser"], "device_memory_mb": 20},
+        "team": {"languages": ["javascript"]},
+    }
+    sens = _decide(editor).sensitivity
+    offered = [sens.smallest_flip, sens.decidable_flip, *sens.flips_by_framework.values()]
+    assert not any(
+        f and f.path == "deployment.targets" and "microcontroller" in (f.to_value or [])
+        for f in offered
+    )
+    mcu = {"deployment": {"targets": ["microcontroller"]}, "model": {"parameters": "5M"}}
+    assert "CON001" in [c.id for c in _decide(mcu).inconsistencies]
