@@ -54,6 +54,12 @@ def test_the_starter_code_runs(framework: str, option: int, tmp_path: Path) -> N
         ({"deployment": {"targets": ["browser"]}}, "tensorflow", "tensorflowjs_converter"),
         ({"deployment": {"targets": ["server"]}}, "tensorflow", None),
         ({"deployment": {"targets": ["mobile"]}}, "pytorch", "in place of this small image"),
+        # round 94: a browser photo editor was shown a classifier with no export
+        (
+            {"domains": ["vision"], "deployment": {"targets": ["browser"]}},
+            "pytorch",
+            "external_data=False",
+        ),
         # rounds 92-93: speech on a device was shown an image network
         ({"domains": ["speech"], "deployment": {"targets": ["mobile"]}}, "pytorch", "ctc_loss"),
         (
