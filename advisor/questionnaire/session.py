@@ -12,6 +12,8 @@ from advisor.model.terminal_text import clip
 from advisor.questionnaire.loader import load_questions
 from advisor.questionnaire.spec import (
     ASCII_NUMBER,
+    SKIP_WORDS,
+    UNSAID,
     AnswerError,
     Question,
     QuestionSet,
@@ -92,8 +94,18 @@ class Session:
                 continue
             if raw == "<":
                 return BACK
+            if raw.lower() in SKIP_WORDS:
+                # red-team round 95: Enter saved the [default] as the user's own answer, with no
+                # way to say "I do not know"; skip leaves the field unsaid (a required one must
+                # be answered)
+                if question.required:
+                    term.say("  Invalid answer: this question must be answered")
+                    continue
+                return UNSAID
             try:
                 if raw == "":
+                    if default is UNSAID:
+                        return UNSAID
                     if not has_default:
                         raise AnswerError("this question has no default; please answer it")
                     value = default
@@ -161,6 +173,9 @@ class Session:
                 values.pop(path, None)
         for index in relevant if asked else ():
             path = self.qs.questions[index].path
+            if self.answers.get(path) is UNSAID:
+                values.pop(path, None)  # "I do not know": unsaid, whatever a revised profile said
+                continue
             values[path] = context[path]
         return profile_from_paths(values)
 
@@ -214,7 +229,10 @@ def run_questionnaire(
     term = session.term
     intro = "Revising the profile: its answers are the defaults. " if base is not None else ""
     term.say(f"advisor: {intro}About {len(relevant)} questions; the count adapts to your answers.")
-    term.say("Enter keeps the [default], ? explains a question, < goes back, Ctrl-C quits.")
+    term.say(
+        "Enter keeps the [default], skip leaves a question unsaid if you do not know, "
+        "? explains a question, < goes back, Ctrl-C quits."
+    )
     session.walk()
     session.summary(verb)
     return session.profile()

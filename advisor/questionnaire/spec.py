@@ -210,6 +210,8 @@ class Question:
 
     def show(self, value: Any) -> str:
         """A value as the summary and the [default] show it."""
+        if value is UNSAID:
+            return "not said"
         if self.kind == "multi":
             return ", ".join(value) if value else "none"
         if self.kind == "bool":
@@ -327,8 +329,11 @@ class QuestionSet:
         for index, question in enumerate(self.questions):
             if question.when.evaluate(context) is True:
                 relevant.append(index)
-                if question.path in answers:
+                if question.path in answers and answers[question.path] is not UNSAID:
                     context[question.path] = answers[question.path]
+                elif answers.get(question.path) is UNSAID and question.path in unasked:
+                    default = unasked[question.path]  # unsaid: later questions read the default
+                    context[question.path] = list(default) if isinstance(default, list) else default
             elif question.path in unasked:
                 default = unasked[question.path]
                 context[question.path] = list(default) if isinstance(default, list) else default
@@ -338,6 +343,17 @@ class QuestionSet:
         """The fields whose questions this profile's own answers would not bring up."""
         relevant, _ = self.walk({}, self.base(profile))
         return frozenset(q.path for i, q in enumerate(self.questions) if i not in relevant)
+
+
+class _Unsaid:
+    """The answer "I do not know": the question was seen, and its field stays unsaid."""
+
+    def __repr__(self) -> str:
+        return "UNSAID"
+
+
+UNSAID: Any = _Unsaid()
+SKIP_WORDS = ("skip",)  # what a user types for it
 
 
 @functools.cache

@@ -1,0 +1,57 @@
+"""Questionnaire review round 95 (2026-12-06): three users (a product manager, a PhD student, a
+firmware lead) drove `advisor ask` through a real terminal; Enter saved every [default] as the
+user's own answer, with no way to say "I do not know"."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+from advisor.model.said import said_paths
+from advisor.questionnaire import run_questionnaire
+from advisor.questionnaire.loader import load_questions
+from advisor.questionnaire.spec import UNSAID
+from advisor.questionnaire.terminal import Terminal
+
+
+def _answers(replies: dict[str, str], base=None) -> tuple[set[str], str]:
+    """Walk the questionnaire answering ``replies`` by field path, Enter elsewhere."""
+    qs = load_questions()
+    lines: list[str] = []
+    # the default path's questions, in order, with the replies given
+    relevant, _ = qs.walk({}, qs.base(base))
+    for index in relevant:
+        lines.append(replies.get(qs.questions[index].path, ""))
+    out = io.StringIO()
+    terminal = Terminal(stdin=io.StringIO("".join(f"{x}\n" for x in [*lines, "y"])), out=out)
+    profile = run_questionnaire(terminal=terminal, base=base)
+    return set(said_paths(profile)), out.getvalue()
+
+
+def test_skip_leaves_a_question_unsaid_and_enter_still_keeps_the_default() -> None:
+    said, shown = _answers({"team.numpy": "skip", "hardware.training": "skip"})
+    assert "team.numpy" not in said and "hardware.training" not in said
+    assert "team.functional_programming" in said  # Enter: the [default] is the answer
+    assert "skip leaves a question unsaid" in shown
+    assert "team.numpy" in shown.split("Your answers:")[1] and "not said" in shown
+
+
+def test_skip_drops_what_a_revised_profile_said() -> None:
+    from advisor.model.profile import Profile
+
+    base = Profile.model_validate({"team": {"numpy": True}, "purpose": "research"})
+    said, _ = _answers({"team.numpy": "skip"}, base=base)
+    assert "team.numpy" not in said and "purpose" in said
+
+
+def test_a_required_question_cannot_be_skipped() -> None:
+    """A question set of one's own (--questions FILE) may mark a question required."""
+    from advisor.questionnaire.session import Session
+
+    qs = load_questions()
+    assert all(q.show(UNSAID) == "not said" for q in qs.questions)
+    question = dataclasses.replace(qs.questions[1], required=True)
+    out = io.StringIO()
+    session = Session(qs, qs.base(), Terminal(stdin=io.StringIO("skip\nresearch\n"), out=out))
+    assert session.ask(question, 1, 1, {}) == "research"
+    assert "must be answered" in out.getvalue()
