@@ -145,3 +145,21 @@ def test_a_photo_editor_s_8m_model_is_not_offered_a_microcontroller() -> None:
     )
     mcu = {"deployment": {"targets": ["microcontroller"]}, "model": {"parameters": "5M"}}
     assert "CON001" in [c.id for c in _decide(mcu).inconsistencies]
+
+
+def test_a_tensorflow_simulator_has_an_answer_of_its_own() -> None:
+    """The sixty-second batch: wireless demos on Sionna 1.x could only be called
+    'accelerator' (array code compiled with the model), which HW104 makes decisive for JAX."""
+    from advisor.model.choices import Simulator
+
+    assert "accelerator_tensorflow" in {s.value for s in Simulator}
+    sim = {"domains": ["scientific"], "workload": {"simulator": "accelerator_tensorflow"}}
+    decision = _decide(sim)
+    fired = {r.id: r for r in decision.rules}
+    assert "HW113" in fired and "HW104" not in fired
+    assert fired["HW113"].decisive == {"tensorflow": 1}
+    assert decision.recommendation.framework == "tensorflow"
+    from advisor.questionnaire.loader import load_questions
+
+    question = next(q for q in load_questions().questions if q.path == "workload.simulator")
+    assert "accelerator_tensorflow" in [v for v, _ in question.choices]

@@ -91,6 +91,7 @@ class Simulator(Choice):
     accelerator = "accelerator"
     accelerator_jax = "accelerator_jax"
     accelerator_pytorch = "accelerator_pytorch"
+    accelerator_tensorflow = "accelerator_tensorflow"
 
 
 class CodeSize(Choice):

@@ -324,7 +324,8 @@ class Workload(Section):
         "built on JAX (Brax, MJX, gymnax, JAX-MD), or a GPU simulation engine whose Python API "
         "hands its state to the policy as PyTorch tensors, beside the training loop (Isaac Gym "
         "and Isaac Lab, ManiSkill, Genesis, NVIDIA Sionna 2 for wireless links: "
-        "accelerator_pytorch). An engine that hands "
+        "accelerator_pytorch), or an existing accelerator simulator built on TensorFlow "
+        "(NVIDIA Sionna before 2.0: accelerator_tensorflow). An engine that hands "
         "framework-neutral GPU arrays (DLPack, the CUDA array interface: HOOMD-blue, OpenMM, "
         "NVIDIA Warp) favours no framework: leave the answer unsaid.",
     )
