@@ -55,3 +55,22 @@ def test_a_required_question_cannot_be_skipped() -> None:
     session = Session(qs, qs.base(), Terminal(stdin=io.StringIO("skip\nresearch\n"), out=out))
     assert session.ask(question, 1, 1, {}) == "research"
     assert "must be answered" in out.getvalue()
+
+
+def test_a_microcontroller_s_memory_is_read_as_flash_and_ram() -> None:
+    """Finding 7: the device-memory question did not say RAM or flash; on a microcontroller
+    the weights sit in flash and the activations in RAM, and the report says to check both."""
+    from advisor.model.profile import Profile
+    from advisor.report.risks import memory_budget
+
+    mcu = {
+        "model": {"parameters": "200K"},
+        "deployment": {"targets": ["microcontroller"], "device_memory_mb": "256KB"},
+    }
+    text = memory_budget(Profile.model_validate(mcu)) or ""
+    assert "flash (about 200 KB as int8)" in text and "256 KB given" in text
+    phone = {
+        "model": {"parameters": "1M"},
+        "deployment": {"targets": ["mobile"], "device_memory_mb": 50},
+    }
+    assert memory_budget(Profile.model_validate(phone)) is None  # 4 MB of weights fit 50 MB

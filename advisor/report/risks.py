@@ -137,6 +137,11 @@ def _quantizers(profile: Profile) -> str:
     return and_join(tools)
 
 
+def _bytes(megabytes: float) -> str:
+    """A size in KB below 1 MB, else in MB."""
+    return f"{_sig(megabytes * 1000)} KB" if megabytes < 1 else f"{_sig(megabytes)} MB"
+
+
 def memory_budget(profile: Profile) -> str | None:
     """A warning when the model's weights, as float32, exceed the device memory budget."""
     said = said_paths(profile)
@@ -145,6 +150,15 @@ def memory_budget(profile: Profile) -> str | None:
         return None
     params = profile.model.parameters
     full, small = params * FLOAT32_BYTES / 1e6, params * INT8_BYTES / 1e6
+    if "microcontroller" in {t.value for t in profile.deployment.targets}:
+        # review round 95: a firmware lead could not tell RAM from flash in the question, and
+        # the weights live in flash there while the activations take the RAM
+        return (
+            f"On a microcontroller the weights sit in flash (about {_bytes(small)} as int8) "
+            "and the activations in RAM (the tensor arena): check both against the part's "
+            f"datasheet, with the {_bytes(budget)} given (deployment.device_memory_mb) as "
+            "whichever of the two it is."
+        )
     if full <= budget:
         return None
     size = f"{_sig(params / 1e6)}M" if params < 1e9 else f"{_sig(params / 1e9)}B"
