@@ -54,6 +54,10 @@ def test_the_starter_code_runs(framework: str, option: int, tmp_path: Path) -> N
         ({"deployment": {"targets": ["browser"]}}, "tensorflow", "tensorflowjs_converter"),
         ({"deployment": {"targets": ["server"]}}, "tensorflow", None),
         ({"deployment": {"targets": ["mobile"]}}, "pytorch", "in place of this small image"),
+        # round 94: a fraud team on tabular data was shown an MNIST-shaped classifier
+        ({"domains": ["tabular"]}, "pytorch", "pos_weight=pos_weight"),
+        ({"domains": ["tabular"]}, "jax", "def loss(params, x, y, pos_weight=9.0)"),
+        ({"domains": ["tabular"]}, "tensorflow", "class_weight="),
         # round 94: a browser photo editor was shown a classifier with no export
         (
             {"domains": ["vision"], "deployment": {"targets": ["browser"]}},

@@ -284,7 +284,8 @@ class Workload(Section):
         ModelFamily.mlp,
         description="Kind of model you will train: the probes imitate it and the report's "
         "starter code follows it (a transformer gets a small language model, a CNN a small "
-        "convolutional network; the others a small dense network).",
+        "convolutional network; the others a small dense network), as it follows the targets "
+        "and domains (an export for devices or the browser, speech on a device, tabular rows).",
         json_schema_extra=display_only(
             "no rule reads it; it shapes the model the probes time (a probe-aware rule sees "
             "it only through those measurements) and the starter code the report shows"
