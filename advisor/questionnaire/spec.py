@@ -327,14 +327,14 @@ class QuestionSet:
         unasked = _model_defaults()
         relevant = []
         for index, question in enumerate(self.questions):
-            if question.when.evaluate(context) is True:
+            answer = answers.get(question.path)
+            shown = question.when.evaluate(context) is True
+            if shown:
                 relevant.append(index)
-                if question.path in answers and answers[question.path] is not UNSAID:
-                    context[question.path] = answers[question.path]
-                elif answers.get(question.path) is UNSAID and question.path in unasked:
-                    default = unasked[question.path]  # unsaid: later questions read the default
-                    context[question.path] = list(default) if isinstance(default, list) else default
-            elif question.path in unasked:
+            if shown and question.path in answers and answer is not UNSAID:
+                context[question.path] = answer
+            elif (not shown or answer is UNSAID) and question.path in unasked:
+                # hidden, or "I do not know": later questions read the model's default
                 default = unasked[question.path]
                 context[question.path] = list(default) if isinstance(default, list) else default
         return relevant, context

@@ -7,6 +7,7 @@ from typing import Any
 
 from advisor.model.decision import Decision, MoveReason
 from advisor.model.profile import Profile
+from advisor.model.said import said_paths
 from advisor.report.labels import name
 
 
@@ -21,11 +22,10 @@ def stay_or_move(decision: Decision, profile: Profile) -> dict[str, Any] | None:
     if move.stay_vetoed:
         reasons = "; ".join(r.rstrip(".") for r in move.stay_vetoed)
         standing = f"Staying on {stay} is ruled out: {reasons}."
-    elif move.recommended == move.stay:
-        standing = f"{scores}: staying comes out ahead, by {move.lead:.1f} points."
     else:
-        standing = f"{scores}: moving comes out ahead, by {move.lead:.1f} points."
-    said = "existing_code_size" in profile.model_fields_set
+        side = "staying" if move.recommended == move.stay else "moving"
+        standing = f"{scores}: {side} comes out ahead, by {move.lead:.1f} points."
+    said = "existing_code_size" in said_paths(profile)
     size = profile.existing_code_size.value if said else ""
     # red-team round 94: a three-year production codebase read "moving comes out ahead" by
     # soft points that priced its port as a small prototype's
