@@ -18,10 +18,20 @@ def _answers(replies: dict[str, str], base=None) -> tuple[set[str], str]:
     """Walk the questionnaire answering ``replies`` by field path, Enter elsewhere."""
     qs = load_questions()
     lines: list[str] = []
-    # the default path's questions, in order, with the replies given
-    relevant, _ = qs.walk({}, qs.base(base))
-    for index in relevant:
-        lines.append(replies.get(qs.questions[index].path, ""))
+    # the questions in the order the answers bring them up, with the replies given
+    given: dict[str, object] = {}
+    index = 0
+    while True:
+        relevant, _ = qs.walk(given, qs.base(base))
+        index = next((i for i in relevant if i >= index), -1)
+        if index < 0:
+            break
+        question = qs.questions[index]
+        reply = replies.get(question.path, "")
+        lines.append(reply)
+        if reply:
+            given[question.path] = UNSAID if reply == "skip" else question.parse(reply)
+        index += 1
     out = io.StringIO()
     terminal = Terminal(stdin=io.StringIO("".join(f"{x}\n" for x in [*lines, "y"])), out=out)
     profile = run_questionnaire(terminal=terminal, base=base)
@@ -74,3 +84,27 @@ def test_a_microcontroller_s_memory_is_read_as_flash_and_ram() -> None:
         "deployment": {"targets": ["mobile"], "device_memory_mb": 50},
     }
     assert memory_budget(Profile.model_validate(phone)) is None  # 4 MB of weights fit 50 MB
+
+
+def test_a_skipped_answer_is_unsaid_for_the_questions_after_it() -> None:
+    """Round 95's open point: training hardware left unsaid still brought up the accelerator
+    count and the native-Windows question, which read the default (NVIDIA GPUs) as said."""
+    said, shown = _answers({"hardware.training": "skip", "deployment.serving": "skip"})
+    assert "How many accelerators" not in shown and "native Windows" not in shown
+    assert "TPUs at no cost" in shown  # free TPUs matter most while the hardware is open
+    assert "serving stack is already running" in shown  # a stack in place is a fact
+    assert not {"hardware.training", "deployment.serving"} & said
+    _, enter = _answers({})  # Enter keeps NVIDIA GPUs: both follow-ups are asked
+    assert "How many accelerators" in enter and "native Windows" in enter
+
+
+def test_a_skip_does_not_hide_what_does_not_depend_on_it() -> None:
+    qs = load_questions()
+    base = qs.base()
+
+    def asked(answers: dict[str, object]) -> set[str]:
+        return {qs.questions[i].path for i in qs.walk(answers, base)[0]}
+
+    everything = asked({})
+    for path in ("team.new_to_deep_learning", "domains", "migrating_away", "purpose"):
+        assert asked({path: UNSAID}) >= everything, path

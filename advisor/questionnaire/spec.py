@@ -322,6 +322,8 @@ class QuestionSet:
         question that no longer applies is ignored, and so, for the questions after it, is
         the value a revised profile gave it: they read the model's default there, as if it
         was never asked (a hidden serving question does not bring up the serving stack).
+        A skipped question (UNSAID) is unsaid for the questions after it: no GPU follow-up
+        after training hardware left unsaid.
         """
         context = flatten(base)
         unasked = _model_defaults()
@@ -333,8 +335,13 @@ class QuestionSet:
                 relevant.append(index)
             if shown and question.path in answers and answer is not UNSAID:
                 context[question.path] = answer
-            elif (not shown or answer is UNSAID) and question.path in unasked:
-                # hidden, or "I do not know": later questions read the model's default
+            elif shown and answer is UNSAID:
+                # "I do not know": later questions see it unsaid, as the rules will (a
+                # condition on it is unknown, so its follow-up is not asked, unless the
+                # condition gives its result for an unsaid answer: ``unsaid: true``)
+                context.pop(question.path, None)
+            elif not shown and question.path in unasked:
+                # hidden: later questions read the model's default
                 default = unasked[question.path]
                 context[question.path] = list(default) if isinstance(default, list) else default
         return relevant, context
