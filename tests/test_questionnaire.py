@@ -199,7 +199,7 @@ def test_parsing_answers(qs) -> None:
 @pytest.mark.parametrize(
     ("path", "raw", "reason"),
     [
-        ("domains", "9", "there is no choice 9"),
+        ("domains", "10", "there is no choice 10"),
         ("domains", "visoin", "did you mean 'vision'"),
         ("purpose", "1,2", "pick just one"),
         ("model.parameters", "lots", "expected a number such as"),

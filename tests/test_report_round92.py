@@ -103,7 +103,10 @@ def test_a_rule_that_scored_the_winner_down_is_one_of_its_risks() -> None:
     from advisor.model.measurements import ProbeRun
     from advisor.report.risks import risks
 
-    profile = Profile.model_validate({**RANKING, "priorities": {"long_term_stability": 5}})
+    # production maturity beside stability: from ruleset 2026.12.79 (ECO115, sharded tables on
+    # NVIDIA GPUs) stability alone makes this team's verdict PyTorch, at low confidence
+    priorities = {"long_term_stability": 5, "production_maturity": 5}
+    profile = Profile.model_validate({**RANKING, "priorities": priorities})
     decision = decide(profile, None, load_ruleset())
     assert decision.recommendation.framework == "tensorflow"
     shown = risks(decision, ProbeRun(), profile)

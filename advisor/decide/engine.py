@@ -16,7 +16,7 @@ from advisor.decide.conditions import build_context
 from advisor.decide.consistency import inconsistencies
 from advisor.decide.dating import knowledge_month
 from advisor.decide.field_readers import unread_answers
-from advisor.decide.install import choose_setup
+from advisor.decide.install import choose_setup, hedge_for
 from advisor.decide.measured import machine_context
 from advisor.decide.moves import move_choice
 from advisor.decide.no_fit import explain_no_fit
@@ -372,7 +372,7 @@ def _recommendation(
         stack=setup.stack,
         starter=setup.starter.code,
         starter_note=setup.starter.note,
-        hedge=ruleset.meta.hedge,
+        hedge=hedge_for(ruleset, context),
     )
 
 

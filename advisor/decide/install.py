@@ -94,3 +94,9 @@ def _hint(options: list[InstallOption], fits: list[bool], device: str) -> Instal
         return InstallHint(command=line.command, note=line.note)
     told = next((o for o in options if device in hardware_read(o.when)), None)
     return InstallHint(command=None, note=told.note if told else "")
+
+
+def hedge_for(ruleset: RuleSet, context: dict[str, Any]) -> str:
+    """The pack's hedge, unless the profile needs what it cannot hedge (hedge_unless)."""
+    unless = ruleset.conditions.get(("", "hedge_unless", 0))
+    return "" if unless is not None and unless.evaluate(context) is True else ruleset.meta.hedge

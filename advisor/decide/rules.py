@@ -141,6 +141,16 @@ def load_pack_meta(
     check_priors_started(meta, doc, today)
     described = {f.framework: f for f in own if f.info is not None}
     conditions: dict[tuple[str, str, int], Condition] = {}
+    try:  # none: the hedge is always shown (an empty `when` would hold everywhere)
+        if meta.hedge_unless is not None:
+            conditions[("", "hedge_unless", 0)] = parse_condition(
+                meta.hedge_unless, "hedge_unless", display=True
+            )
+    except ConditionError as exc:
+        loc = ("hedge_unless", *(exc.loc or ()))
+        raise InputError(
+            exc.message, path=doc.path, line=doc.line_of(loc), field=exc.where
+        ) from None
     for fw, info in meta.frameworks.items():
         source = described[fw].doc if fw in described else doc
         base: tuple[Any, ...] = ("framework",) if fw in described else ("frameworks", fw)

@@ -35,6 +35,7 @@ class Domain(Choice):
     generative = "generative"
     tabular = "tabular"
     recommender = "recommender"
+    time_series = "time_series"
 
 
 class Hardware(Choice):

@@ -76,7 +76,8 @@ class Profile(Section):
         description="Application domains: vision (images and video); nlp (text and natural "
         "language); speech (speech and other audio: music, bioacoustics, sound events); rl "
         "(reinforcement learning); scientific (scientific computing, simulation, "
-        "physics-informed models); generative (diffusion, GANs, LLMs); tabular; recommender.",
+        "physics-informed models); generative (diffusion, GANs, LLMs); tabular; recommender; "
+        "time_series (forecasting and other time series: demand, energy, finance, sensors).",
     )
     model: ModelScale = Field(default_factory=ModelScale, description="Model size.")
     training: TrainingScale = Field(default_factory=TrainingScale, description="Training scale.")
@@ -102,9 +103,12 @@ class Profile(Section):
         "as experience (team.experience), not here: "
         "pytorch; tf1 "
         "(TensorFlow 1 graphs and sessions, tf.compat.v1); tf2_keras (TensorFlow 2 or Keras, "
-        "and TensorFlow code whose version you do not know); jax; numpy (NumPy or SciPy code,"
-        " no deep-learning framework); other (another deep-learning framework, such as MXNet,"
-        " Caffe, Theano, Chainer or PaddlePaddle: no candidate gets credit for it, since it "
+        "and TensorFlow code whose version you do not know); jax; numpy (NumPy or SciPy "
+        "numerical code, no deep-learning framework, that the model's code will take over or "
+        "call: not a pandas, scikit-learn or Spark pipeline that only prepares the data the "
+        "model reads, which feeds whichever is chosen); other (another deep-learning "
+        "framework, such as MXNet, Caffe, Theano, Chainer or PaddlePaddle: no candidate gets "
+        "credit for it, since it "
         "must be ported whichever is chosen).",
         json_schema_extra=situation("code that already exists"),
     )

@@ -111,7 +111,9 @@ class ModelScale(Section):
         1e8,
         ge=1,
         le=1e14,
-        description="Largest model you expect to train, in parameters (e.g. 350M, 7B, 1.5e11).",
+        description="Largest model you expect to train, in parameters (e.g. 350M, 7B, 1.5e11). "
+        "For a recommender, count the dense network, not the rows of its embedding tables "
+        "(those are workload.sparse_embeddings).",
         json_schema_extra=_number_or_text(COUNT_TEXT),
     )
 
@@ -238,9 +240,10 @@ class Team(Section):
         default_factory=list,
         description="Languages besides Python the model code must live with: written in "
         "(JavaScript), or run from (a C++ program, engine or device; a Swift or Kotlin app; a "
-        "Java service; Rust). C++ or CUDA kernels written to extend the framework (custom "
-        "operators) do not count: all three take them (PyTorch C++ extensions, JAX's FFI, "
-        "TensorFlow custom ops).",
+        "Java service or JVM batch job; Rust). A Python step inside a JVM platform, such as "
+        "a PySpark job scoring with pandas UDFs, is Python, not Java. C++ or CUDA kernels "
+        "written to extend the framework (custom operators) do not count: all three take "
+        "them (PyTorch C++ extensions, JAX's FFI, TensorFlow custom ops).",
     )
 
 
@@ -344,4 +347,6 @@ class Workload(Section):
         False,
         description="Large sparse embedding tables (recommenders, ads ranking: millions to "
         "billions of ids).",
+        # round 96: a recommender team's 500M-id table was offered "drop it" as a plan
+        json_schema_extra=situation("the ids the data has, not a plan"),
     )

@@ -318,6 +318,11 @@ class PackMeta(Strict):
     # in rules/<id>.yaml); advisor/decide/framework_files.py checks that each is, once.
     frameworks: dict[str, FrameworkInfo] = Field(default_factory=dict)
     hedge: str = ""
+    hedge_unless: Any = Field(
+        None,
+        description="A condition over the profile under which the hedge is left out: what it "
+        "cannot hedge (a condition in the rules' language; none: always shown).",
+    )
     prior: Prior | None = None
     earlier_priors: list[Prior] = Field(
         default_factory=list,
