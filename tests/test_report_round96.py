@@ -127,3 +127,12 @@ def test_forecasting_has_a_domain_its_libraries_and_its_baselines() -> None:
     assert any(s.startswith("NeuralForecast") for s in _stack(QUANT, "pytorch"))
     for fw in ("pytorch", "jax", "tensorflow"):
         assert any(s.startswith("statsforecast and mlforecast") for s in _stack(QUANT, fw)), fw
+
+
+def test_a_recommender_moving_to_pytorch_is_told_about_torchrec_and_its_tables() -> None:
+    """Finding H6: the move never named TorchRec, and its serving step could not hold a
+    500M-row table."""
+    move = decide(Profile.model_validate(RECSYS), None, load_ruleset()).move
+    assert move is not None
+    steps = {s.topic: s.step for s in move.steps if "TorchRec" in s.step}
+    assert "Embedding tables" in steps and "optimiser state" in steps["Embedding tables"]
