@@ -23,6 +23,7 @@ def source(
     options that change it: the rule packs, a point-in-time month, a seed other than 0 and
     the interpreters the probes ran in)."""
     example = _example_name(path)
+    saved = ""  # the questionnaire's answers: where the command finds them
     if example:
         label = f"bundled example '{example}'"
         origin = f"the {label}"
@@ -34,7 +35,10 @@ def source(
     else:
         label = "answers to the questionnaire"
         origin = "your answers to the questionnaire"
-        command = "advisor ask -o profile.yaml && advisor recommend profile.yaml"
+        # round 97: "advisor ask -o profile.yaml" meant answering every question again; the
+        # appendix holds the answers as a profile that reruns as it is
+        command = "advisor recommend profile.yaml"
+        saved = "  # profile.yaml: the profile in the appendix, saved as a file"
     command += "".join(f" --rules {shell_word(d)}" for d in rule_dirs)
     seed = ""
     if decision is not None and decision.sensitivity and decision.sensitivity.seed != 0:
@@ -42,7 +46,7 @@ def source(
     interpreters = "".join(f" --python {shell_word(p)}" for p in python)
     # measurements are of today's frameworks: the command that measures drops --as-of,
     # which takes --probes none only
-    measure_command = f"{command}{seed}{interpreters} --probes quick"
+    measure_command = f"{command}{seed}{interpreters} --probes quick{saved}"
     if decision is not None and decision.ruleset.point_in_time and decision.ruleset.as_of:
         command += f" --as-of {shell_word(decision.ruleset.as_of)}"
     command += seed
@@ -51,7 +55,7 @@ def source(
     return {
         "label": label,
         "origin": origin,
-        "command": f"{command} --probes {level}",
+        "command": f"{command} --probes {level}{saved}",
         "measure_command": measure_command,
         "probe_level": level,
     }
