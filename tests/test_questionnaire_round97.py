@@ -45,3 +45,11 @@ def test_help_texts_say_what_the_words_mean_and_when_to_skip() -> None:
     assert "Keeping data private" in helps["determinism"] and "skip" in helps["determinism"]
     assert "Windows Subsystem for Linux" in helps["hardware.native_windows"]
     assert "Google's accelerators" in helps["hardware.free_tpu_access"]
+
+
+def test_a_choice_typed_as_a_person_reads_it_is_taken() -> None:
+    """Finding 10: 'Online API' was refused as 'pick just one choice'."""
+    questions = {q.path: q for q in load_questions().questions}
+    serving = questions["deployment.serving"]
+    assert serving.parse("Online API") == "online_api"
+    assert serving.parse("llm-serving") == "llm_serving"
