@@ -141,16 +141,10 @@ def load_pack_meta(
     check_priors_started(meta, doc, today)
     described = {f.framework: f for f in own if f.info is not None}
     conditions: dict[tuple[str, str, int], Condition] = {}
-    try:  # none: the hedge is always shown (an empty `when` would hold everywhere)
-        if meta.hedge_unless is not None:
-            conditions[("", "hedge_unless", 0)] = parse_condition(
-                meta.hedge_unless, "hedge_unless", display=True
-            )
-    except ConditionError as exc:
-        loc = ("hedge_unless", *(exc.loc or ()))
-        raise InputError(
-            exc.message, path=doc.path, line=doc.line_of(loc), field=exc.where
-        ) from None
+    if meta.hedge_unless is not None:  # none: always shown (an empty `when` holds everywhere)
+        conditions[("", "hedge_unless", 0)] = _display_condition(
+            meta.hedge_unless, doc, ("hedge_unless",)
+        )
     for fw, info in meta.frameworks.items():
         source = described[fw].doc if fw in described else doc
         base: tuple[Any, ...] = ("framework",) if fw in described else ("frameworks", fw)
@@ -166,18 +160,21 @@ def load_pack_meta(
         for kind, items in entries:
             for i, item in enumerate(items):
                 loc = (*base, kind, i, "when")
-                try:
-                    conditions[(fw, kind, i)] = parse_condition(
-                        item.when, field_name(loc), display=True
-                    )
-                except ConditionError as exc:
-                    raise InputError(
-                        exc.message,
-                        path=source.path,
-                        line=source.line_of((*loc, *(exc.loc or ()))),
-                        field=exc.where,
-                    ) from None
+                conditions[(fw, kind, i)] = _display_condition(item.when, source, loc)
     return meta, conditions
+
+
+def _display_condition(when: Any, doc: YamlDocument, loc: tuple[Any, ...]) -> Condition:
+    """A pack condition that chooses what the report shows, or an InputError naming its line."""
+    try:
+        return parse_condition(when, field_name(loc), display=True)
+    except ConditionError as exc:
+        raise InputError(
+            exc.message,
+            path=doc.path,
+            line=doc.line_of((*loc, *(exc.loc or ()))),
+            field=exc.where,
+        ) from None
 
 
 def load_rule_file(

@@ -177,9 +177,8 @@ class Question:
         # "Online API" or "llm-serving" for online_api, llm_serving (round 97: the name as a
         # person reads it was refused as two choices)
         joined = re.sub(r"[\s-]+", "_", token.strip()).lower()
-        named = [value for value in values if value.lower() == joined]
-        if self.kind == "choice" and named:
-            return named[0]
+        if self.kind == "choice" and joined in (v.lower() for v in values):
+            return next(v for v in values if v.lower() == joined)
         if self.kind == "choice" and re.search(r"[,\s]", token):
             raise AnswerError(f"'{clip(token)}': pick just one choice (1 to {len(values)})")
         if ASCII_NUMBER.fullmatch(token):
